@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Shared shell helpers for the scripts in load/ and .ci/run: JDK discovery, logging, tool checks.
+# Source it: . "$(dirname "$0")/lib.sh"
+
+VTVR_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VTVR_CACHE="${VTVR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vt-vs-reactive}"
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# java_major JAVA_BIN -> prints the feature version (17, 21, 25, ...)
+java_major() {
+  "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2; exit}' | cut -d. -f1
+}
+
+# find_jdk: exports JAVA_HOME pointing at a JDK >= 21. JAVA_HOME wins when it qualifies; otherwise the JVM
+# folders next to the default java (and the usual Linux/macOS locations) are searched, newest first.
+find_jdk() {
+  local candidates=() dir
+  [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
+  if command -v java >/dev/null 2>&1; then
+    dir="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"   # .../jvm/<jdk>
+    candidates+=("$dir")
+    for d in "$(dirname "$dir")"/*/; do candidates+=("${d%/}"); done
+  fi
+  for d in /usr/lib/jvm/*/ /usr/local/lib/jvm/*/ /opt/java/*/ /Library/Java/JavaVirtualMachines/*/Contents/Home/; do
+    [ -d "$d" ] && candidates+=("${d%/}")
+  done
+  local best="" best_v=0 v
+  for d in "${candidates[@]}"; do
+    [ -x "$d/bin/java" ] && [ -x "$d/bin/javac" ] || continue
+    v="$(java_major "$d/bin/java")"
+    [ -n "$v" ] || continue
+    if [ -n "${JAVA_HOME:-}" ] && [ "$d" = "$JAVA_HOME" ] && [ "$v" -ge 21 ]; then best="$d"; best_v="$v"; break; fi
+    if [ "$v" -ge 21 ] && [ "$v" -gt "$best_v" ]; then best="$d"; best_v="$v"; fi
+  done
+  [ -n "$best" ] || die "no JDK 21 or newer found (JAVA_HOME=${JAVA_HOME:-unset}; searched ${candidates[*]:-nothing}).
+  Install one, e.g. 'apt-get install openjdk-21-jdk-headless', 'brew install openjdk@21' or 'sdk install java 21-tem', then set JAVA_HOME."
+  export JAVA_HOME="$best"
+  export PATH="$JAVA_HOME/bin:$PATH"
+}
+
+# need CMD "how to install": dies with the install hint when CMD is missing
+need() { command -v "$1" >/dev/null 2>&1 || die "'$1' is needed: $2"; }
+
+# wait_http URL SECONDS: waits until URL answers 2xx, fails after SECONDS
+wait_http() {
+  local url="$1" deadline=$((SECONDS + $2))
+  until curl -fsS -o /dev/null --max-time 2 "$url" 2>/dev/null; do
+    [ "$SECONDS" -lt "$deadline" ] || return 1
+    sleep 0.3
+  done
+}
+
+# free_port: prints a TCP port that is free on 127.0.0.1
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}

@@ -1,0 +1,33 @@
+package org.vtvr.data;
+
+import io.quarkus.hibernate.orm.panache.Panache;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+import java.util.Optional;
+
+/** Blocking data access (Hibernate ORM Panache over JDBC), shared by the virtual and worker modes. */
+@ApplicationScoped
+public class OrmRepository {
+
+    public int itemPrice(long id) {
+        return Panache.getEntityManager().find(Item.class, id).price;
+    }
+
+    /** Holds one pooled connection for {@code ms} inside the database server. */
+    public void sleep(int ms) {
+        Panache.getEntityManager().createNativeQuery("SELECT SLEEP(?1)")
+                .setParameter(1, ms / 1000.0)
+                .getSingleResult();
+    }
+
+    @Transactional
+    public PurchaseOrder save(PurchaseOrder order) {
+        Panache.getEntityManager().persist(order);
+        return order;
+    }
+
+    public Optional<PurchaseOrder> findOrder(long id) {
+        return Optional.ofNullable(Panache.getEntityManager().find(PurchaseOrder.class, id));
+    }
+}

@@ -1,0 +1,87 @@
+package org.vtvr.error;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.quarkus.logging.Log;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.jboss.resteasy.reactive.RestResponse;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import org.vtvr.delay.DelayException;
+import org.vtvr.scenario.BadInputException;
+import org.vtvr.scenario.NotFoundProblem;
+
+import java.util.List;
+
+/** Turns every failure into a problem+json response with the right status; the stack trace stays in the log. */
+public class ProblemMappers {
+
+    /** Packages whose exceptions mean the database (pool, driver, server) failed, not the request. */
+    private static final List<String> DATABASE_PACKAGES = List.of("java.sql.", "org.hibernate.", "jakarta.persistence.",
+            "io.agroal.", "io.vertx.sqlclient.", "io.vertx.mysqlclient.", "com.mysql.");
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> badInput(BadInputException e, UriInfo uri) {
+        return problem(400, "bad-input", "Bad input", e.getMessage(), uri);
+    }
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> notFound(NotFoundProblem e, UriInfo uri) {
+        return problem(404, "not-found", "Not found", e.getMessage(), uri);
+    }
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> delay(DelayException e, UriInfo uri) {
+        return e.isTimeout()
+                ? problem(504, "delay-timeout", "Delay service timed out", e.getMessage(), uri)
+                : problem(502, "delay-unavailable", "Delay service unavailable", e.getMessage(), uri);
+    }
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> malformedJson(JsonProcessingException e, UriInfo uri) {
+        String detail = e.getOriginalMessage() == null ? "malformed JSON" : e.getOriginalMessage();
+        return problem(400, "malformed-body", "Malformed request body", clip(detail), uri);
+    }
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> web(WebApplicationException e, UriInfo uri) {
+        int status = e.getResponse().getStatus();
+        if (status == 404) {
+            return problem(404, "not-found", "Not found", "no endpoint at /" + uri.getPath().replaceFirst("^/", "")
+                    + "; modes are virtual, worker and reactive (see /q/openapi)", uri);
+        }
+        Response.StatusType type = Response.Status.fromStatusCode(status);
+        String title = type == null ? "HTTP " + status : type.getReasonPhrase();
+        if (status >= 500) {
+            Log.warn("request failed", e);
+        }
+        return problem(status, "http-" + status, title, clip(String.valueOf(e.getMessage())), uri);
+    }
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> unexpected(Throwable e, UriInfo uri) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof JsonProcessingException json) {
+                return malformedJson(json, uri);
+            }
+            String name = t.getClass().getName();
+            if (DATABASE_PACKAGES.stream().anyMatch(name::startsWith) || t instanceof java.net.ConnectException) {
+                Log.debugf("database unavailable: %s", e);
+                return problem(503, "database-unavailable", "Database unavailable",
+                        "the database did not answer: " + t.getClass().getSimpleName(), uri);
+            }
+        }
+        Log.error("unexpected failure", e);
+        return problem(500, "internal", "Internal error", e.getClass().getSimpleName(), uri);
+    }
+
+    private static RestResponse<Problem> problem(int status, String type, String title, String detail, UriInfo uri) {
+        Problem body = new Problem("urn:vtvr:problem:" + type, title, status, detail, uri == null ? null : "/" + uri.getPath().replaceFirst("^/", ""));
+        return RestResponse.ResponseBuilder.<Problem>create(status).entity(body).type(Problem.MEDIA_TYPE).build();
+    }
+
+    private static String clip(String text) {
+        String firstLine = text.lines().findFirst().orElse("");
+        return firstLine.length() <= 200 ? firstLine : firstLine.substring(0, 200) + "...";
+    }
+}

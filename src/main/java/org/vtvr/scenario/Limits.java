@@ -1,0 +1,88 @@
+package org.vtvr.scenario;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/**
+ * Parses and range-checks every request input, so all three modes accept and refuse exactly the same values.
+ * Parameters arrive as strings: a JAX-RS {@code int} parameter that fails to parse answers 404, not 400.
+ */
+@ApplicationScoped
+public class Limits {
+
+    public static final int MAX_TEXT = 100;
+
+    @Inject
+    BenchConfig config;
+
+    public int delay(String raw) {
+        return parse("delay", raw, 0, config.maxDelay());
+    }
+
+    public int calls(String raw) {
+        return parse("calls", raw, 1, config.maxCalls());
+    }
+
+    public int queries(String raw) {
+        return parse("queries", raw, 1, config.maxQueries());
+    }
+
+    public int n(String raw) {
+        return parse("n", raw, 1, config.maxN());
+    }
+
+    public long orderId(String raw) {
+        return parseLong("id", raw);
+    }
+
+    public String lock(String raw) {
+        if ("synchronized".equals(raw) || "reentrant".equals(raw)) {
+            return raw;
+        }
+        throw new BadInputException("lock must be 'synchronized' or 'reentrant', got '" + clip(raw) + "'");
+    }
+
+    public OrderRequest order(OrderRequest body) {
+        if (body == null) {
+            throw new BadInputException("a JSON body {\"customer\": ..., \"sku\": ..., \"quantity\": ...} is required");
+        }
+        text("customer", body.customer());
+        text("sku", body.sku());
+        if (body.quantity() == null || body.quantity() < 1 || body.quantity() > 1000) {
+            throw new BadInputException("quantity must be a whole number in 1..1000, got " + body.quantity());
+        }
+        return body;
+    }
+
+    private static void text(String name, String value) {
+        if (value == null || value.isBlank()) {
+            throw new BadInputException(name + " is required");
+        }
+        if (value.length() > MAX_TEXT) {
+            throw new BadInputException(name + " must be at most " + MAX_TEXT + " characters, got " + value.length());
+        }
+    }
+
+    private static int parse(String name, String raw, int min, int max) {
+        long value = parseLong(name, raw);
+        if (value < min || value > max) {
+            throw new BadInputException(name + " must be in " + min + ".." + max + ", got " + value);
+        }
+        return (int) value;
+    }
+
+    private static long parseLong(String name, String raw) {
+        try {
+            return Long.parseLong(raw.strip());
+        } catch (NumberFormatException | NullPointerException e) {
+            throw new BadInputException(name + " must be a whole number, got '" + clip(raw) + "'");
+        }
+    }
+
+    private static String clip(String raw) {
+        if (raw == null) {
+            return "";
+        }
+        return raw.length() <= 40 ? raw : raw.substring(0, 40) + "...";
+    }
+}

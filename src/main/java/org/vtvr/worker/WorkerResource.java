@@ -1,0 +1,105 @@
+package org.vtvr.worker;
+
+import io.smallrye.common.annotation.Blocking;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.core.Context;
+import org.jboss.resteasy.reactive.RestResponse;
+import org.vtvr.blocking.BlockingScenarios;
+import org.vtvr.scenario.Limits;
+import org.vtvr.scenario.Mode;
+import org.vtvr.scenario.OrderRequest;
+import org.vtvr.scenario.Result;
+import org.vtvr.scenario.Started;
+
+/**
+ * The blocking scenarios, each request on a platform thread of Quarkus' worker pool.
+ *
+ * <p>{@code VirtualResource} and {@code WorkerResource} are the same file but for the threading annotation: both
+ * delegate every endpoint to {@link BlockingScenarios}. They cannot share a base class, because Quarkus REST reads
+ * the threading annotation from the class that declares each endpoint method (EndpointIndexer#getInheritableAnnotation).
+ */
+@Path("/worker")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class WorkerResource {
+
+    private static final Mode MODE = Mode.WORKER;
+
+    @Inject
+    BlockingScenarios scenarios;
+
+    @Inject
+    Limits limits;
+
+    @GET
+    @Path("/io")
+    public Result io(@QueryParam("delay") @DefaultValue("100") String delay,
+            @QueryParam("calls") @DefaultValue("1") String calls) {
+        Started started = Started.now(MODE);
+        return scenarios.io(started, limits.delay(delay), limits.calls(calls));
+    }
+
+    @GET
+    @Path("/fanout")
+    public Result fanout(@QueryParam("delay") @DefaultValue("100") String delay,
+            @QueryParam("calls") @DefaultValue("10") String calls) {
+        Started started = Started.now(MODE);
+        return scenarios.fanout(started, limits.delay(delay), limits.calls(calls));
+    }
+
+    @GET
+    @Path("/db")
+    public Result db(@QueryParam("queries") @DefaultValue("1") String queries) {
+        Started started = Started.now(MODE);
+        return scenarios.db(started, limits.queries(queries));
+    }
+
+    @GET
+    @Path("/slow-query")
+    public Result slowQuery(@QueryParam("delay") @DefaultValue("500") String delay) {
+        Started started = Started.now(MODE);
+        return scenarios.slowQuery(started, limits.delay(delay));
+    }
+
+    @POST
+    @Path("/orders")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public RestResponse<Result> checkout(@QueryParam("delay") @DefaultValue("100") String delay, OrderRequest body,
+            @Context UriInfo uri) {
+        Started started = Started.now(MODE);
+        Result result = scenarios.checkout(started, limits.delay(delay), limits.order(body));
+        return RestResponse.ResponseBuilder.<Result>created(uri.getAbsolutePathBuilder().path(String.valueOf(result.orderId())).build()).entity(result).build();
+    }
+
+    @GET
+    @Path("/orders/{id}")
+    public Result order(@PathParam("id") String id) {
+        Started started = Started.now(MODE);
+        return scenarios.order(started, limits.orderId(id));
+    }
+
+    @GET
+    @Path("/cpu")
+    public Result cpu(@QueryParam("n") @DefaultValue("100000") String n) {
+        Started started = Started.now(MODE);
+        return scenarios.cpu(started, limits.n(n));
+    }
+
+    @GET
+    @Path("/pinning")
+    public Result pinning(@QueryParam("delay") @DefaultValue("100") String delay,
+            @QueryParam("lock") @DefaultValue("synchronized") String lock) {
+        Started started = Started.now(MODE);
+        return scenarios.pinning(started, limits.delay(delay), limits.lock(lock));
+    }
+}

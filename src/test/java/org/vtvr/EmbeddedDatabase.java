@@ -1,0 +1,75 @@
+package org.vtvr;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Gives the tests a real MySQL-protocol database with no manual step: an explicitly configured URL wins; else Dev
+ * Services, which the pom turns on where a Docker socket exists; else an embedded MariaDB started with {@code load/db.sh} on a free
+ * port and stopped after the tests.
+ */
+public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
+
+    private static final Path ROOT = Path.of("").toAbsolutePath();
+
+    private Map<String, String> env;
+
+    @Override
+    public Map<String, String> start() {
+        if (configured("quarkus.datasource.jdbc.url") || configured("quarkus.datasource.reactive.url")
+                || Boolean.getBoolean("quarkus.datasource.devservices.enabled")) {
+            return Map.of();
+        }
+        int port = freePort();
+        env = Map.of("DB_PORT", String.valueOf(port),
+                "DB_DIR", ROOT.resolve("target/mariadb-test-" + port).toString());
+        run("start");
+        String hostPort = "127.0.0.1:" + port + "/bench";
+        return Map.of("quarkus.datasource.jdbc.url", "jdbc:mysql://" + hostPort,
+                "quarkus.datasource.reactive.url", "mysql://" + hostPort);
+    }
+
+    @Override
+    public void stop() {
+        if (env != null) {
+            run("stop");
+        }
+    }
+
+    private void run(String command) {
+        ProcessBuilder builder = new ProcessBuilder("bash", ROOT.resolve("load/db.sh").toString(), command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().putAll(env);
+        try {
+            Process process = builder.start();
+            if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                throw new IllegalStateException("load/db.sh " + command + " failed; see its output above");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run load/db.sh " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean configured(String property) {
+        String envName = property.toUpperCase().replaceAll("[^A-Z0-9]", "_");
+        return System.getProperty(property) != null || System.getenv(envName) != null;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package org.vtvr;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.vtvr.scenario.Mode;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.both;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+/**
+ * Every scenario in every mode, through HTTP: one parameterized test per scenario, so the three modes are held to
+ * identical URLs, JSON and results by construction. Also proves which kind of thread served each mode.
+ */
+@QuarkusTest
+@QuarkusTestResource(EmbeddedDatabase.class)
+class ScenarioTest {
+
+    @BeforeAll
+    static void logFailures() {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+    }
+
+    /** The thread-name prefix each model must be served on, and whether it is a virtual thread. */
+    static ValidatableResponse servedBy(ValidatableResponse response, Mode mode, String scenario) {
+        String prefix = switch (mode) {
+            case VIRTUAL -> "quarkus-virtual-thread-";
+            case WORKER -> "executor-thread-";
+            case REACTIVE -> "vert.x-eventloop-thread-";
+        };
+        return response.contentType(ContentType.JSON)
+                .body("mode", equalTo(mode.path()))
+                .body("scenario", equalTo(scenario))
+                .body("thread", startsWith(prefix))
+                .body("virtual", is(mode == Mode.VIRTUAL))
+                .body("elapsedMs", greaterThanOrEqualTo(0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void ioCallsTheDelayServiceOneAfterAnother(Mode mode) {
+        var response = given().queryParam("delay", 100).queryParam("calls", 3)
+                .when().get("/{mode}/io", mode.path())
+                .then().statusCode(200);
+        servedBy(response, mode, "io")
+                .body("delay", equalTo(100))
+                .body("calls", equalTo(3))
+                .body("elapsedMs", greaterThanOrEqualTo(300));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void fanoutCallsTheDelayServiceConcurrently(Mode mode) {
+        var response = given().queryParam("delay", 300).queryParam("calls", 8)
+                .when().get("/{mode}/fanout", mode.path())
+                .then().statusCode(200);
+        // 8 sequential calls would take 2,400 ms; concurrent ones take about one delay
+        servedBy(response, mode, "fanout")
+                .body("calls", equalTo(8))
+                .body("elapsedMs", both(greaterThanOrEqualTo(300)).and(lessThan(1500)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void dbReadsSeededRows(Mode mode) {
+        var response = given().queryParam("queries", 5)
+                .when().get("/{mode}/db", mode.path())
+                .then().statusCode(200);
+        // prices are id % 1000, so five rows sum to at most 5 x 999
+        servedBy(response, mode, "db")
+                .body("queries", equalTo(5))
+                .body("checksum", both(greaterThanOrEqualTo(0)).and(lessThan(5 * 1000)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void slowQueryHoldsItsConnectionInTheServer(Mode mode) {
+        var response = given().queryParam("delay", 300)
+                .when().get("/{mode}/slow-query", mode.path())
+                .then().statusCode(200);
+        servedBy(response, mode, "slow-query")
+                .body("delay", equalTo(300))
+                .body("elapsedMs", greaterThanOrEqualTo(300));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void checkoutStoresTheOrderAndReadsItBack(Mode mode) {
+        var created = given().contentType(ContentType.JSON).queryParam("delay", 50)
+                .body("{\"customer\":\"ada\",\"sku\":\"SKU-" + mode + "\",\"quantity\":3}")
+                .when().post("/{mode}/orders", mode.path())
+                .then().statusCode(201);
+        servedBy(created, mode, "checkout")
+                .body("calls", equalTo(2))
+                .body("elapsedMs", greaterThanOrEqualTo(100))
+                .body("orderId", notNullValue())
+                .body("order.customer", equalTo("ada"))
+                .body("order.mode", equalTo(mode.path()));
+        long id = created.extract().jsonPath().getLong("orderId");
+        created.header("Location", endsWith("/" + mode.path() + "/orders/" + id));
+
+        for (Mode reader : Mode.values()) {
+            var read = given().when().get("/{mode}/orders/{id}", reader.path(), id).then().statusCode(200);
+            servedBy(read, reader, "order")
+                    .body("orderId", equalTo((int) id))
+                    .body("order.sku", equalTo("SKU-" + mode))
+                    .body("order.quantity", equalTo(3))
+                    .body("order.mode", equalTo(mode.path()));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void cpuCountsPrimes(Mode mode) {
+        var response = given().queryParam("n", 100_000)
+                .when().get("/{mode}/cpu", mode.path())
+                .then().statusCode(200);
+        servedBy(response, mode, "cpu")
+                .body("n", equalTo(100_000))
+                .body("primes", equalTo(9592));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Mode.class, names = {"VIRTUAL", "WORKER"})
+    void pinningHoldsAMonitorOrALockAcrossTheCall(Mode mode) {
+        for (String lock : new String[] {"synchronized", "reentrant"}) {
+            var response = given().queryParam("delay", 50).queryParam("lock", lock)
+                    .when().get("/{mode}/pinning", mode.path())
+                    .then().statusCode(200);
+            servedBy(response, mode, "pinning")
+                    .body("lock", equalTo(lock))
+                    .body("elapsedMs", greaterThanOrEqualTo(50));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void defaultsApplyWhenParametersAreLeftOut(Mode mode) {
+        given().when().get("/{mode}/fanout", mode.path())
+                .then().statusCode(200).body(allOf(
+                        org.hamcrest.Matchers.containsString("\"delay\":100"),
+                        org.hamcrest.Matchers.containsString("\"calls\":10")));
+    }
+}
