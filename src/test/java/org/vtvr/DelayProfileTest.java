@@ -1,0 +1,41 @@
+package org.vtvr;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+
+/** The same artifact under profile {@code delay}: the delay service alone, with no database at all. */
+@QuarkusTest
+@TestProfile(DelayProfileTest.DelayOnly.class)
+class DelayProfileTest {
+
+    /** Runs the application as {@code QUARKUS_PROFILE=delay} does. */
+    public static class DelayOnly implements QuarkusTestProfile {
+        @Override
+        public String getConfigProfile() {
+            return "delay";
+        }
+    }
+
+    @Test
+    void answersAfterTheRequestedDelay() {
+        long start = System.nanoTime();
+        given().when().get("/delay/250").then().statusCode(200).body("delay", equalTo(250));
+        org.hamcrest.MatcherAssert.assertThat((System.nanoTime() - start) / 1_000_000, greaterThanOrEqualTo(250L));
+        given().when().get("/delay/0").then().statusCode(200).body("delay", equalTo(0));
+    }
+
+    @Test
+    void isReadyWithoutADatabase() {
+        given().when().get("/q/health/ready").then().statusCode(200)
+                .body("status", equalTo("UP"))
+                // the datasource checks exist (build time) but have no datasource to look at (inactive at run time)
+                .body("checks.findAll { it.data != null }", empty());
+    }
+}

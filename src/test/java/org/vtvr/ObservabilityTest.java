@@ -1,0 +1,56 @@
+package org.vtvr;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+
+/** The series load/compare.sh samples, readiness with the database, and the API description. */
+@QuarkusTest
+@QuarkusTestResource(EmbeddedDatabase.class)
+class ObservabilityTest {
+
+    @Test
+    void metricsTellModesAndScenariosApartAndShowEveryCost() {
+        for (String path : new String[] {"/virtual/io?delay=1", "/worker/db", "/reactive/db", "/virtual/pinning?delay=1"}) {
+            given().when().get(path).then().statusCode(200);
+        }
+        given().when().get("/q/metrics").then().statusCode(200)
+                .body(containsString("http_server_requests_seconds_count{method=\"GET\",outcome=\"SUCCESS\",status=\"200\",uri=\"/virtual/io\""))
+                .body(containsString("uri=\"/reactive/db\""))
+                .body(containsString("uri=\"/worker/db\""))
+                .body(containsString("http_client_requests_seconds_count"))
+                .body(containsString("jvm_threads_live_threads"))
+                .body(containsString("jvm_memory_used_bytes{area=\"heap\""))
+                .body(containsString("jvm_threads_virtual_pinned_seconds_count"))
+                .body(containsString("process_cpu_time_ns_total"))
+                .body(containsString("agroal_active_count"))
+                .body(containsString("agroal_awaiting_count"))
+                .body(containsString("sql_pool_active"))
+                .body(containsString("worker_pool_active"));
+    }
+
+    @Test
+    void readinessIncludesBothDatabaseClients() {
+        given().when().get("/q/health/ready").then().statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.name", hasItems("Database connections health check",
+                        "Reactive MySQL connections health check"));
+    }
+
+    @Test
+    void openApiDescribesEveryEndpoint() {
+        var spec = given().when().get("/q/openapi?format=json").then().statusCode(200);
+        for (String mode : new String[] {"virtual", "worker", "reactive"}) {
+            for (String scenario : new String[] {"io", "fanout", "db", "slow-query", "orders", "orders/{id}", "cpu"}) {
+                spec.body(containsString("\"/" + mode + "/" + scenario + "\""));
+            }
+        }
+        spec.body(containsString("\"/virtual/pinning\"")).body(containsString("\"/worker/pinning\""))
+                .body(containsString("\"/delay/{ms}\""));
+    }
+}
