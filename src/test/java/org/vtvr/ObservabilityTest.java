@@ -23,7 +23,7 @@ class ObservabilityTest {
                 .body(containsString("http_server_requests_seconds_count{method=\"GET\",outcome=\"SUCCESS\",status=\"200\",uri=\"/virtual/io\""))
                 .body(containsString("uri=\"/reactive/db\""))
                 .body(containsString("uri=\"/worker/db\""))
-                .body(containsString("http_client_requests_seconds_count"))
+                .body(containsString("delay_client_calls_seconds_count{client=\"blocking\",outcome=\"success\"}"))
                 .body(containsString("jvm_threads_live_threads"))
                 .body(containsString("jvm_memory_used_bytes{area=\"heap\""))
                 .body(containsString("jvm_threads_virtual_pinned_seconds_count"))

@@ -1,21 +1,27 @@
 package org.vtvr.delay;
 
-/** A failed call to the delay service: unreachable (502) or too slow (504). */
+/** A failed call to the delay service, with the status the caller gets: 502 unreachable, 503 overloaded, 504 too slow. */
 public class DelayException extends RuntimeException {
 
-    private final boolean timeout;
+    private final int status;
 
-    DelayException(boolean timeout, Throwable cause) {
-        super((timeout ? "delay service did not answer in time: " : "delay service unavailable: ") + describe(cause),
-                cause, false, false);
-        this.timeout = timeout;
+    DelayException(int status, Throwable cause) {
+        super(switch (status) {
+            case 503 -> "no thread left to complete the delay-service call (overload): ";
+            case 504 -> "delay service did not answer in time: ";
+            default -> "delay service unavailable: ";
+        } + describe(cause), cause, false, false);
+        this.status = status;
     }
 
-    public boolean isTimeout() {
-        return timeout;
+    public int status() {
+        return status;
     }
 
     private static String describe(Throwable cause) {
+        if (cause == null) {
+            return "gave up waiting";
+        }
         Throwable root = cause;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

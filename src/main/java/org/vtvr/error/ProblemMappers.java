@@ -33,9 +33,11 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public RestResponse<Problem> delay(DelayException e, UriInfo uri) {
-        return e.isTimeout()
-                ? problem(504, "delay-timeout", "Delay service timed out", e.getMessage(), uri)
-                : problem(502, "delay-unavailable", "Delay service unavailable", e.getMessage(), uri);
+        return switch (e.status()) {
+            case 503 -> problem(503, "overloaded", "Overloaded", e.getMessage(), uri);
+            case 504 -> problem(504, "delay-timeout", "Delay service timed out", e.getMessage(), uri);
+            default -> problem(502, "delay-unavailable", "Delay service unavailable", e.getMessage(), uri);
+        };
     }
 
     /** Overrides Quarkus' built-in mapper for this exception, which answers plain JSON or an empty body. */
