@@ -62,7 +62,8 @@ start() {
   # max_connections above every pool this project configures; no name resolution for 127.0.0.1 clients
   "$DIST/bin/mariadbd" --no-defaults --basedir="$DIST" --datadir="$DB_DIR/data" "${user_opt[@]}" \
     --bind-address=127.0.0.1 --port="$DB_PORT" --socket="$SOCKET" --pid-file="$PID_FILE" \
-    --max-connections=500 --skip-name-resolve --innodb-buffer-pool-size=256M \
+    --max-connections=500 --skip-name-resolve \
+    --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci --innodb-buffer-pool-size=256M \
     --innodb-flush-log-at-trx-commit=2 --log-error="$DB_DIR/mariadbd.err" >/dev/null 2>&1 &
   local deadline=$((SECONDS + 60))
   until sql -e 'SELECT 1' >/dev/null 2>&1; do
@@ -72,7 +73,7 @@ start() {
     sleep 0.3
   done
   sql <<SQL
-CREATE DATABASE IF NOT EXISTS \`$DB_NAME\`;
+CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 CREATE USER IF NOT EXISTS '$DB_USER'@'%' IDENTIFIED BY '$DB_PASSWORD';
 CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
 GRANT ALL ON \`$DB_NAME\`.* TO '$DB_USER'@'%';

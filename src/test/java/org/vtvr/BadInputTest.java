@@ -113,6 +113,36 @@ class BadInputTest {
         isProblem(given().when().get("/carrier/io").then(), 404).body("detail", containsString("virtual"));
     }
 
+    /** Hostile values for every parameter of every endpoint, seeded so a failure can be replayed. */
+    @Test
+    void randomAndHostileValuesNeverCauseA5xxOrAHang() {
+        long seed = Long.getLong("fuzz.seed", System.nanoTime());
+        java.util.Random random = new java.util.Random(seed);
+        List<String> hostile = List.of("", " ", "-0", "0x10", "1e3", "NaN", "Infinity", "9223372036854775808",
+                "-9223372036854775809", "\u0000", "\uFFFE", "\u202E1", "\\u0031", "1;DROP TABLE items", "' OR 1=1 --",
+                "<script>", "\uD83D\uDCA5", "\uD55C\uAE00", "x".repeat(5000), "1".repeat(400), "  1  ", "%", "&calls=1");
+        String[][] endpoints = {{"io", "delay", "calls"}, {"fanout", "delay", "calls"}, {"db", "queries"},
+                {"slow-query", "delay"}, {"cpu", "n"}, {"pinning", "delay", "lock"}, {"orders/", null}};
+        for (int i = 0; i < 300; i++) {
+            Mode mode = Mode.values()[random.nextInt(3)];
+            String[] endpoint = endpoints[random.nextInt(endpoints.length)];
+            String value = java.net.URLEncoder.encode(random.nextBoolean() ? hostile.get(random.nextInt(hostile.size()))
+                    : String.valueOf(random.nextLong()), java.nio.charset.StandardCharsets.UTF_8);
+            String path = "/" + mode.path() + "/" + endpoint[0] + (endpoint[1] == null ? value : "?"
+                    + endpoint[1 + random.nextInt(endpoint.length - 1)] + "=" + value);
+            int status = given().urlEncodingEnabled(false).when().get(path).then()
+                    .time(org.hamcrest.Matchers.lessThan(15_000L)).extract().statusCode();
+            org.junit.jupiter.api.Assertions.assertTrue(status < 500,
+                    () -> "HTTP " + status + " for " + path + " (replay with -Dfuzz.seed=" + seed + ")");
+        }
+        for (String body : hostile) {
+            given().contentType(ContentType.JSON).body("{\"customer\":\"" + body + "\",\"sku\":\"" + body
+                    + "\",\"quantity\":" + (random.nextBoolean() ? "1" : body) + "}").when()
+                    .post("/" + Mode.values()[random.nextInt(3)].path() + "/orders?delay=0").then()
+                    .statusCode(org.hamcrest.Matchers.lessThan(500));
+        }
+    }
+
     @Test
     void delayServiceRefusesBadDelays() {
         isProblem(given().when().get("/delay/abc").then(), 400);

@@ -17,6 +17,9 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
 
     private static final Path ROOT = Path.of("").toAbsolutePath();
 
+    /** The database this JVM started, for tests that stop and restart it; null when it came from elsewhere. */
+    private static volatile EmbeddedDatabase running;
+
     private Map<String, String> env;
 
     @Override
@@ -29,6 +32,7 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
         env = Map.of("DB_PORT", String.valueOf(port),
                 "DB_DIR", ROOT.resolve("target/mariadb-test-" + port).toString());
         run("start");
+        running = this;
         String hostPort = "127.0.0.1:" + port + "/bench";
         return Map.of("quarkus.datasource.jdbc.url", "jdbc:mysql://" + hostPort,
                 "quarkus.datasource.reactive.url", "mysql://" + hostPort);
@@ -38,7 +42,18 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
     public void stop() {
         if (env != null) {
             run("stop");
+            running = null;
         }
+    }
+
+    /** Whether a test may stop and start the database: only the embedded one this JVM started. */
+    static boolean controllable() {
+        return running != null;
+    }
+
+    /** Stops the embedded database (as an outage would) or starts it again on the same port and data. */
+    static void outage(boolean down) {
+        running.run(down ? "stop" : "start");
     }
 
     private void run(String command) {

@@ -12,14 +12,9 @@ import org.vtvr.delay.DelayException;
 import org.vtvr.scenario.BadInputException;
 import org.vtvr.scenario.NotFoundProblem;
 
-import java.util.List;
 
 /** Turns every failure into a problem+json response with the right status; the stack trace stays in the log. */
 public class ProblemMappers {
-
-    /** Packages whose exceptions mean the database (pool, driver, server) failed, not the request. */
-    private static final List<String> DATABASE_PACKAGES = List.of("java.sql.", "org.hibernate.", "jakarta.persistence.",
-            "io.agroal.", "io.vertx.sqlclient.", "io.vertx.mysqlclient.", "com.mysql.");
 
     @ServerExceptionMapper
     public RestResponse<Problem> badInput(BadInputException e, UriInfo uri) {
@@ -69,12 +64,12 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public RestResponse<Problem> unexpected(Throwable e, UriInfo uri) {
+        // delay-service failures arrive as DelayException, so a lost connection left here is the database's
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof JsonProcessingException json) {
                 return malformedJson(json, uri);
             }
-            String name = t.getClass().getName();
-            if (DATABASE_PACKAGES.stream().anyMatch(name::startsWith) || t instanceof java.net.ConnectException) {
+            if (lostConnection(t)) {
                 Log.debugf("database unavailable: %s", e);
                 return problem(503, "database-unavailable", "Database unavailable",
                         "the database did not answer: " + t.getClass().getSimpleName(), uri);
@@ -82,6 +77,16 @@ public class ProblemMappers {
         }
         Log.error("unexpected failure", e);
         return problem(500, "internal", "Internal error", e.getClass().getSimpleName(), uri);
+    }
+
+    /** A connection that could not be made, was lost, or was not handed out in time (SQLState class 08). */
+    private static boolean lostConnection(Throwable t) {
+        if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
+            return sql.getSQLState().startsWith("08") || String.valueOf(sql.getMessage()).contains("acquisition timeout");
+        }
+        String name = t.getClass().getSimpleName();
+        return t instanceof java.net.ConnectException || name.contains("Connect") || name.contains("Closed")
+                || name.contains("Timeout") || String.valueOf(t.getMessage()).contains("acquisition timeout");
     }
 
     private static RestResponse<Problem> problem(int status, String type, String title, String detail, UriInfo uri) {

@@ -33,6 +33,10 @@ public interface BenchConfig {
     @WithDefault("true")
     boolean seed();
 
+    /** Longest wait for a pooled database connection, JDBC and reactive alike; past it the request answers 503. */
+    @WithDefault("3s")
+    Duration dbAcquireTimeout();
+
     /** Upper bound on one fanout request waiting for its calls; past it the request answers 504. */
     @WithDefault("30s")
     Duration fanoutTimeout();

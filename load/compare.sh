@@ -1,0 +1,479 @@
+#!/usr/bin/env bash
+# Measures every scenario in the three execution models, one model at a time, with an open-model rate sweep
+# (Vegeta: the latency truth) and a closed-model concurrency sweep (hey: the saturation probe), sampling the
+# server's cost (CPU per request, RSS, threads, heap, pinned events, DB pool) while each step runs.
+# Starts and stops everything it needs: the build, the embedded DB, a separate delay-service JVM and the app.
+#
+# Usage: load/compare.sh [options]
+#   --quick               every scenario and mode once, 1 rate and 1 concurrency level, 1 s steps (~90 s)
+#   --experiment E        a preset shaped like shared EXPERIMENTS.md: E1 .. E8 (see below)
+#   --scenario a,b        scenarios      [io,fanout,db,slow-query,checkout,cpu,pinning,pinning-reentrant]
+#   --modes a,b           modes          [virtual,worker,reactive] (pinning runs for virtual and worker only)
+#   --rates r1,r2         Vegeta rates in req/s, for every chosen scenario       [per scenario, see levels()]
+#   --concurrency c1,c2   hey concurrency levels, for every chosen scenario      [per scenario, see levels()]
+#   --tools a,b           vegeta, hey    [vegeta,hey]
+#   --duration D          length of each measured step, Go duration              [5s; --quick 1s]
+#   --warmup D            Vegeta warm-up over all chosen scenarios per mode, discarded [10s; --quick 1s]
+#   --delay MS            DELAY of io, fanout, checkout, pinning                 [100]
+#   --out DIR             where results go                                       [load/results/<timestamp>]
+#   --reuse               one app and one delay service for all modes (faster; --quick implies it)
+#   --fresh               a fresh app and delay service per mode (the default, undoes --quick's --reuse)
+#   --native              run target/*-runner (build it with ./mvnw package -Dnative) instead of the JVM jar
+#   --rebuild             rebuild the jar even if it looks current;  --no-build: never build, use the jar as is
+#   --app-url URL --app-pid PID   measure an app you started yourself (no build, DB, delay service or restarts)
+#   --dry-run             print the plan and its estimated time, start nothing
+#   -h, --help
+#
+# Environment (defaults in brackets):
+#   APP_PORT, DELAY_PORT  HTTP ports of the app and of the delay service; a busy one is replaced by a free port
+#                         [8080, 8081]
+#   DB_PORT               embedded MariaDB port (load/db.sh); reused when load/db.sh already runs it [3306]
+#   QUARKUS_DATASOURCE_JDBC_URL, QUARKUS_DATASOURCE_REACTIVE_URL  use this database; no load/db.sh then
+#   APP_JAVA_OPTS         JVM flags of the app, e.g. "-Xmx512m -XX:+UseParallelGC"   [none: JVM defaults,
+#                         max heap = 1/4 of RAM; all modes get the same flags]
+#   DELAY_JAVA_OPTS       JVM flags of the delay service                          [none]
+#   WARMUP_RATE           warm-up rate in req/s, spread over the scenarios        [50]
+#   TIMEOUT / TIMEOUT_S   Vegeta request timeout (Go duration) / hey timeout (s)  [10s / 10]
+#   SETTLE                whole seconds of rest between steps                    [0]
+#   METRICS_INTERVAL      seconds between /q/metrics scrapes during a step (their CPU is left out of
+#                         CPU ms/req)                                            [0.5]
+#   DELAY, IO_CALLS, FANOUT_CALLS, DB_QUERIES, SLOW_DELAY, CPU_N, PINNING_LOCK: scenario parameters
+#                         (load/scenarios.sh): 100, 1, 10, 1, 500, 100000, synchronized
+#
+# Experiments (EXPERIMENTS.md; each sets scenarios, parameters and levels; explicit flags still win):
+#   E1 io, 3 sequential calls of 300 ms (the write-ups' 900 ms), hey 300/1500/3000 users, rates 100-400
+#   E2 cpu n=10,000,000 (the service's cap; the write-ups summed 10^8)   E3 cpu n=1,000,000 and fanout 50 x 100 ms
+#   E4 fanout 100 x 100 ms at 10 req/s for 30 s (threads, heap)          E5 checkout, 2 x 100 ms calls + insert
+#   E6 fanout 100 x 1 s                                                  E7 slow-query 1 s on a 20-connection pool
+#   E8 pinning with synchronized and with ReentrantLock (virtual, worker)
+#
+# Leaves DIR/summary.csv, summary.json, summary.md, report.html, machine.json, steps/*/ (raw Vegeta results,
+# hey CSVs, process samples, metrics before/after), logs/. Exit 1 when a step produced no results.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/lib.sh"
+. "$here/scenarios.sh"
+. "$here/tools.sh"
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+# levels SCENARIO -> "rates|concurrencies", sized for a 2-core machine that also runs the load generator,
+# the delay service and the database
+levels() {
+  case "$1" in
+    io)                echo "100,400,1000|50,400" ;;    # 400 in flight > the 200 worker threads
+    fanout)            echo "20,50,100|10,100" ;;       # x10 delay calls each
+    db)                echo "100,300,800|10,100" ;;
+    slow-query)        echo "10,20,40|10,100" ;;        # 20 connections / 0.5 s = 40 req/s for every mode
+    checkout)          echo "20,50,150|10,100" ;;
+    cpu)               echo "50,200,400|2,16" ;;
+    pinning*)          echo "20,100,400|10,300" ;;
+    *)                 echo "50|10" ;;
+  esac
+}
+
+# ---------------------------------------------------------------------------------------------- options
+quick=0 dry=0 reuse="" native=0 rebuild=0 nobuild=0 experiment="" out="" app_url_ext="" app_pid_ext=""
+o_scen="" o_modes="" o_rates="" o_conc="" o_tools="" o_dur="" o_warm="" o_delay=""
+args=("$@")
+# takes "$@": the option's value, from "--opt=value" or from the next argument
+takes() { if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val="$2"; shift_by=2; fi; }
+while [ $# -gt 0 ]; do
+  opt="$1"; val=""; shift_by=1
+  case "$opt" in --*=*) val="${opt#*=}"; opt="${opt%%=*}" ;; esac
+  case "$opt" in
+    -h|--help) usage; exit 0 ;;
+    --quick) quick=1 ;;
+    --dry-run) dry=1 ;;
+    --reuse) reuse=1 ;;
+    --fresh) reuse=0 ;;
+    --native) native=1 ;;
+    --rebuild) rebuild=1 ;;
+    --no-build) nobuild=1 ;;
+    --experiment) takes "$@"; experiment="$val" ;;
+    --scenario|--scenarios) takes "$@"; o_scen="$val" ;;
+    --modes|--mode) takes "$@"; o_modes="$val" ;;
+    --rates) takes "$@"; o_rates="$val" ;;
+    --concurrency) takes "$@"; o_conc="$val" ;;
+    --tools) takes "$@"; o_tools="$val" ;;
+    --duration) takes "$@"; o_dur="$val" ;;
+    --warmup) takes "$@"; o_warm="$val" ;;
+    --delay) takes "$@"; o_delay="$val" ;;
+    --out) takes "$@"; out="$val" ;;
+    --app-url) takes "$@"; app_url_ext="$val" ;;
+    --app-pid) takes "$@"; app_pid_ext="$val" ;;
+    *) die "unknown option '$opt' (load/compare.sh -h lists them)" ;;
+  esac
+  shift "$shift_by"
+done
+
+scenarios="${VTVR_SCENARIOS// /,}" modes="${VTVR_MODES// /,}" rates="" conc="" tools="vegeta,hey"
+duration=5s warmup=10s
+export TIMEOUT="${TIMEOUT:-10s}" TIMEOUT_S="${TIMEOUT_S:-10}"
+case "$experiment" in
+  "") ;;
+  E1|e1) scenarios=io; export IO_CALLS=3 DELAY=300; rates=100,200,400; conc=300,1500,3000; duration=10s
+         export TIMEOUT=30s TIMEOUT_S=30 ;;
+  E2|e2) scenarios=cpu; export CPU_N=10000000; rates=5,10,20; conc=2,8,32; duration=10s; export TIMEOUT=30s TIMEOUT_S=30 ;;
+  E3|e3) scenarios=cpu,fanout; export CPU_N=1000000 FANOUT_CALLS=50 DELAY=100; rates=10,20,40; conc=4,16,64 ;;
+  E4|e4) scenarios=fanout; export FANOUT_CALLS=100 DELAY=100; rates=10; conc=10; duration=30s ;;
+  E5|e5) scenarios=checkout; export DELAY=100; rates=50,150,300; conc=50,500; duration=10s ;;
+  E6|e6) scenarios=fanout; export FANOUT_CALLS=100 DELAY=1000; rates=1,5,10; conc=1,10; duration=10s
+         export TIMEOUT=60s TIMEOUT_S=60 ;;
+  E7|e7) scenarios=slow-query; export SLOW_DELAY=1000; rates=5,10,20,30; conc=20,100; duration=10s
+         export TIMEOUT=30s TIMEOUT_S=30 ;;
+  E8|e8) scenarios=pinning,pinning-reentrant; modes=virtual,worker; export DELAY=100; rates=20,100,400; conc=10,300 ;;
+  *) die "unknown experiment '$experiment' (E1 .. E8)" ;;
+esac
+if [ "$quick" = 1 ]; then duration=1s; warmup=1s; : "${reuse:=1}"; fi
+reuse="${reuse:-0}"
+[ -z "$o_scen" ] || scenarios="$o_scen"
+[ -z "$o_modes" ] || modes="$o_modes"
+[ -z "$o_rates" ] || rates="$o_rates"
+[ -z "$o_conc" ] || conc="$o_conc"
+[ -z "$o_tools" ] || tools="$o_tools"
+[ -z "$o_dur" ] || duration="$o_dur"
+[ -z "$o_warm" ] || warmup="$o_warm"
+[ -z "$o_delay" ] || export DELAY="$o_delay"
+export DELAY="${DELAY:-100}"
+settle="${SETTLE:-0}"
+ensure_python
+millis() {  # millis GO_DURATION -> whole milliseconds (5s, 1.5s, 500ms, 2m)
+  "$PYTHON" -c 'import sys,re; m=re.fullmatch(r"([\d.]+)(ms|s|m|h)?", sys.argv[1]); print(round(float(m.group(1))*{"ms":1,"s":1e3,"m":6e4,"h":3.6e6,None:1e3}[m.group(2)])) if m else sys.exit(1)' "$1"
+}
+dur_ms="$(millis "$duration")" || die "--duration must be a Go duration like 5s or 1m, got '$duration'"
+warm_ms="$(millis "$warmup")" || die "--warmup must be a Go duration like 10s, got '$warmup'"
+dur_s="$((dur_ms / 1000)).$(printf '%03d' $((dur_ms % 1000)))"
+
+for s in ${scenarios//,/ }; do [[ " $VTVR_SCENARIOS " == *" $s "* ]] || die "unknown scenario '$s' (one of: $VTVR_SCENARIOS)"; done
+for m in ${modes//,/ }; do [[ " $VTVR_MODES " == *" $m "* ]] || die "unknown mode '$m' (one of: $VTVR_MODES)"; done
+for t in ${tools//,/ }; do case "$t" in vegeta|hey) ;; *) die "unknown tool '$t' (vegeta, hey)" ;; esac; done
+for v in ${rates//,/ } ${conc//,/ }; do [[ "$v" =~ ^[1-9][0-9]*$ ]] || die "rates and concurrency levels are positive integers, got '$v'"; done
+
+# ---------------------------------------------------------------------------------------------- plan
+plan=()   # "mode scenario tool level"
+for m in ${modes//,/ }; do
+  for s in ${scenarios//,/ }; do
+    [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
+    lv="$(levels "$s")"; r="${rates:-${lv%%|*}}"; c="${conc:-${lv##*|}}"
+    if [ "$quick" = 1 ]; then [ -n "$rates" ] || r="${r%%,*}"; [ -n "$conc" ] || c="${c%%,*}"; fi
+    if [[ ",$tools," == *,vegeta,* ]]; then for x in ${r//,/ }; do plan+=("$m $s vegeta $x"); done; fi
+    if [[ ",$tools," == *,hey,* ]]; then for x in ${c//,/ }; do plan+=("$m $s hey $x"); done; fi
+  done
+done
+total=${#plan[@]}
+[ "$total" -gt 0 ] || die "nothing to run: no chosen scenario has a chosen mode"
+plan_modes=""; for p in "${plan[@]}"; do m="${p%% *}"; [[ " $plan_modes " == *" $m "* ]] || plan_modes="$plan_modes $m"; done
+plan_modes="${plan_modes# }"
+if [ "$dry" = 1 ]; then
+  printf '%s\n' "${plan[@]}" | nl -w3 -s'. '
+  n_modes=$(wc -w <<<"$plan_modes"); starts=$([ "$reuse" = 1 ] && echo 1 || echo "$n_modes")
+  echo "$total steps of $duration, warm-up $warmup per mode, $starts app start(s): about $(((total * (dur_ms + 1000 + settle * 1000) + starts * 15000 + n_modes * (warm_ms + 2000)) / 1000)) s"
+  exit 0
+fi
+
+# ---------------------------------------------------------------------------------------------- processes
+APP_PID="" DELAY_PID="" SAMPLER_PID="" TOOL_PID="" DB_STARTED=0 DB_START_PID=""
+
+kill_tree() {   # kill_tree PID SIGNAL: PID and its descendants, by pid
+  local c
+  for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$c" "$2"; done
+  kill "-$2" "$1" 2>/dev/null || true
+}
+
+stop_pid() {    # stop_pid PID NAME [GRACE_S]: TERM, up to GRACE_S (20) seconds, then KILL
+  local pid="$1" i
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  kill_tree "$pid" TERM
+  for i in $(seq 1 $((${3:-20} * 5))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  if kill -0 "$pid" 2>/dev/null; then log "$2 (pid $pid) ignored TERM, killing"; kill_tree "$pid" KILL; fi
+  wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  stop_pid "$TOOL_PID" "load tool"; stop_pid "$SAMPLER_PID" sampler; stop_pid "$DB_START_PID" "load/db.sh start"
+  stop_pid "$APP_PID" app; stop_pid "$DELAY_PID" "delay service"
+  if [ "$DB_STARTED" = 1 ]; then DB_PORT="$DB_PORT" "$here/db.sh" stop || true; fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT
+trap 'log "terminated"; exit 143' TERM
+
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+pick_port() {   # pick_port NAME WANTED -> WANTED, or a free port when WANTED is taken
+  if port_busy "$2"; then local p; p="$(free_port)"; log "port $2 for the $1 is busy, using $p"; echo "$p"; else echo "$2"; fi
+}
+
+external=0; [ -z "$app_url_ext" ] || external=1
+if [ "$external" = 1 ]; then
+  [ -n "$app_pid_ext" ] && kill -0 "$app_pid_ext" 2>/dev/null || die "--app-url needs --app-pid PID of that server (to sample it)"
+  [ "$native" = 0 ] || die "--native and --app-url exclude each other"
+  reuse=1
+fi
+
+out="${out:-$VTVR_ROOT/load/results/$(date +%Y%m%d-%H%M%S)}"
+mkdir -p "$out/steps" "$out/logs"
+out="$(cd "$out" && pwd)"
+log "results -> $out"
+
+JAVA="" jar="$VTVR_ROOT/target/quarkus-app/quarkus-run.jar" runner=""
+if [ "$external" = 0 ]; then
+  find_jdk; JAVA="$JAVA_HOME/bin/java"
+  if [ "$native" = 1 ]; then
+    runner="$(ls "$VTVR_ROOT"/target/*-runner 2>/dev/null | head -1 || true)"
+    [ -n "$runner" ] && [ -x "$runner" ] || die "--native: no target/*-runner. Build it with './mvnw package -Dnative' (GraalVM or Mandrel 21+ on PATH, or add -Dquarkus.native.container-build=true where Docker runs)"
+  fi
+  stale=""
+  [ -f "$jar" ] && stale="$(cd "$VTVR_ROOT" && find src pom.xml -type f -newer "$jar" 2>/dev/null | head -1)"
+  if [ "$nobuild" = 0 ] && { [ "$rebuild" = 1 ] || [ ! -f "$jar" ] || [ -n "$stale" ]; }; then
+    log "building the app (${stale:+$stale is newer than the jar; }./mvnw -B -q package -DskipTests)"
+    (cd "$VTVR_ROOT" && ./mvnw -B -q package -DskipTests) >"$out/logs/build.log" 2>&1 \
+      || { tail -30 "$out/logs/build.log" >&2; die "build failed, see $out/logs/build.log"; }
+  fi
+  [ -f "$jar" ] || [ -n "$runner" ] || die "no $jar (build with ./mvnw package -DskipTests)"
+
+  APP_PORT="$(pick_port app "${APP_PORT:-8080}")"
+  DELAY_PORT="${DELAY_PORT:-8081}"; [ "$DELAY_PORT" != "$APP_PORT" ] || DELAY_PORT=$((APP_PORT + 1))
+  DELAY_PORT="$(pick_port "delay service" "$DELAY_PORT")"
+  if [ -n "${QUARKUS_DATASOURCE_JDBC_URL:-}" ] || [ -n "${QUARKUS_DATASOURCE_REACTIVE_URL:-}" ]; then
+    [ -n "${QUARKUS_DATASOURCE_JDBC_URL:-}" ] && [ -n "${QUARKUS_DATASOURCE_REACTIVE_URL:-}" ] \
+      || die "set both QUARKUS_DATASOURCE_JDBC_URL and QUARKUS_DATASOURCE_REACTIVE_URL (same database), or neither"
+    log "database: $QUARKUS_DATASOURCE_JDBC_URL (given)"
+  else
+    DB_PORT="${DB_PORT:-3306}"
+    if DB_PORT="$DB_PORT" "$here/db.sh" status >/dev/null 2>&1; then
+      log "database: load/db.sh already runs MariaDB on $DB_PORT, reusing it (left running)"
+    else
+      if port_busy "$DB_PORT"; then
+        log "port $DB_PORT is taken by a server load/db.sh does not run; the embedded DB gets a free port"
+        DB_PORT="$(free_port)"
+      fi
+      # started in the background: the delay service starts meanwhile; start_app waits for it (db_ready)
+      log "database: starting the embedded MariaDB on $DB_PORT (load/db.sh start; log: $out/logs/db.log)"
+      DB_STARTED=1
+      DB_PORT="$DB_PORT" "$here/db.sh" start >"$out/logs/db.log" 2>&1 &
+      DB_START_PID=$!
+    fi
+    export QUARKUS_DATASOURCE_JDBC_URL="jdbc:mysql://127.0.0.1:$DB_PORT/bench"
+    export QUARKUS_DATASOURCE_REACTIVE_URL="mysql://127.0.0.1:$DB_PORT/bench"
+  fi
+  APP_URL="http://127.0.0.1:$APP_PORT"
+else
+  APP_URL="${app_url_ext%/}"
+fi
+export APP_URL
+ensure_vegeta; ensure_hey   # after the database start, which runs meanwhile (a first run builds Vegeta)
+
+start_delay() {
+  local log_f="$out/logs/delay-$1.log"
+  if [ -f "$jar" ]; then
+    # shellcheck disable=SC2086
+    env QUARKUS_PROFILE=delay QUARKUS_HTTP_PORT="$DELAY_PORT" "$JAVA" ${DELAY_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
+  else
+    env QUARKUS_PROFILE=delay QUARKUS_HTTP_PORT="$DELAY_PORT" "$runner" >"$log_f" 2>&1 &
+  fi
+  DELAY_PID=$!
+  wait_http "http://127.0.0.1:$DELAY_PORT/delay/0" 90 && kill -0 "$DELAY_PID" 2>/dev/null \
+    || { tail -20 "$log_f" >&2; die "the delay service did not answer on port $DELAY_PORT (log: $log_f)"; }
+}
+
+db_ready() {   # waits for the background 'load/db.sh start', once
+  [ -n "$DB_START_PID" ] || return 0
+  local rc=0
+  wait "$DB_START_PID" || rc=$?
+  DB_START_PID=""
+  [ "$rc" = 0 ] && DB_PORT="$DB_PORT" "$here/db.sh" status >/dev/null 2>&1 \
+    || { tail -20 "$out/logs/db.log" >&2; die "load/db.sh start failed (exit $rc)"; }
+  log "database: $(tail -1 "$out/logs/db.log" | sed 's/^\[[0-9:]*\] //')"
+}
+
+start_app() {
+  local log_f="$out/logs/app-$1.log" t0=$SECONDS
+  db_ready
+  if [ -n "$runner" ]; then
+    env QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" "$runner" >"$log_f" 2>&1 &
+  else
+    # shellcheck disable=SC2086
+    env QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" \
+      "$JAVA" ${APP_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
+  fi
+  APP_PID=$!
+  wait_http "$APP_URL/q/health/ready" 120 && kill -0 "$APP_PID" 2>/dev/null \
+    || { tail -30 "$log_f" >&2; die "the app did not become ready on $APP_URL (log: $log_f)"; }
+  log "app ready in $((SECONDS - t0)) s (pid $APP_PID, $APP_URL, delay service on $DELAY_PORT)"
+}
+
+start_system() {   # start_system LABEL
+  [ "$external" = 0 ] || { APP_PID="$app_pid_ext"; return 0; }
+  local t0=$SECONDS
+  start_delay "$1"; start_app "$1"
+  startup_s=$((SECONDS - t0))
+}
+
+stop_system() {   # stop_system [GRACE_S]
+  [ "$external" = 0 ] || { APP_PID=""; return 0; }
+  stop_pid "$APP_PID" app "${1:-20}"; APP_PID=""
+  stop_pid "$DELAY_PID" "delay service"; DELAY_PID=""
+}
+
+# smoke MODE: one request per scenario; a wrong status is reported now rather than found in the tables
+smoke() {
+  local m="$1" s code body
+  for s in ${scenarios//,/ }; do
+    [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
+    vtvr_request "$m" "$s"
+    body="$out/logs/smoke-$m-$s.json"
+    if [ -n "$REQ_BODY" ]; then
+      code="$(curl -s -o "$body" -w '%{http_code}' --max-time 30 -X "$REQ_METHOD" -H 'Content-Type: application/json' -d "$REQ_BODY" "$APP_URL$REQ_PATH" || true)"
+    else
+      code="$(curl -s -o "$body" -w '%{http_code}' --max-time 30 "$APP_URL$REQ_PATH" || true)"
+    fi
+    if [ "$code" != "$REQ_STATUS" ]; then
+      log "WARNING: $REQ_METHOD $REQ_PATH answered $code, expected $REQ_STATUS: $(head -c 300 "$body" 2>/dev/null)"
+    elif [ "$s" = checkout ]; then
+      local id; id="$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("id",""))' "$body" 2>/dev/null || true)"
+      if [ -n "$id" ]; then
+        code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$APP_URL/$m/orders/$id" || true)"
+        [ "$code" = 200 ] || log "WARNING: GET /$m/orders/$id answered $code after the checkout created it"
+      fi
+    fi
+  done
+}
+
+warm() {   # warm MODE: Vegeta over every chosen scenario of MODE, results discarded
+  local m="$1" s tdir="$out/logs/warmup-$1"
+  mkdir -p "$tdir"; : >"$tdir/targets"
+  for s in ${scenarios//,/ }; do
+    [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
+    vtvr_target "$APP_URL" "$m" "$s" "$tdir" >>"$tdir/targets"
+  done
+  "$VEGETA" attack -targets "$tdir/targets" -rate "${WARMUP_RATE:-50}/1s" -duration "$warmup" -timeout "$TIMEOUT" \
+    >"$tdir/results.bin" &
+  TOOL_PID=$!; wait "$TOOL_PID" || true; TOOL_PID=""
+  # the scrape path gets compiled too, so the samplers' scrapes cost what they will cost later
+  for _ in 1 2 3; do curl -s -o /dev/null --max-time 5 "$APP_URL/q/metrics" || true; done
+  local summary
+  summary="$("$VEGETA" report -type json <"$tdir/results.bin" | "$PYTHON" -c 'import json,sys; r=json.load(sys.stdin); print("{} requests, {:.1f}% ok, status {}".format(r["requests"], 100*r["success"], r["status_codes"])); sys.exit(r["success"] < 1)')" \
+    || { log "warm-up $m: ${summary:-no results}"; return 1; }
+  log "warm-up $m ($warmup at ${WARMUP_RATE:-50} req/s): $summary"
+}
+
+json_str() { local v="${1//\\/\\\\}"; printf '"%s"' "${v//\"/\\\"}"; }
+
+failed=0 startup_s=12 done_steps=0 measured_ms=0
+run_step() {   # run_step INDEX MODE SCENARIO TOOL LEVEL
+  local i="$1" m="$2" s="$3" tool="$4" lv="$5" dir t0 rc=0
+  dir="$out/steps/$(printf '%03d' "$i")-$s-$m-$tool-$lv"
+  mkdir -p "$dir"
+  vtvr_request "$m" "$s"
+  cat >"$dir/meta.json" <<JSON
+{"index": $i, "scenario": "$s", "mode": "$m", "tool": "$tool", "load_kind": "$([ "$tool" = vegeta ] && echo rate || echo concurrency)",
+ "load": $lv, "duration": "$duration", "duration_s": $dur_s, "params": $(json_str "$(vtvr_params "$s")"),
+ "method": "$REQ_METHOD", "url": $(json_str "$APP_URL$REQ_PATH"), "expected_status": $REQ_STATUS,
+ "app_pid": $APP_PID, "started": "$(date -u +%FT%TZ)"}
+JSON
+  curl -s --max-time 5 -o "$dir/metrics-before.prom" "$APP_URL/q/metrics" || true
+  "$PYTHON" "$here/sample.py" --pid "$APP_PID" --out "$dir/samples.jsonl" --interval 0.25 \
+    --metrics "$APP_URL/q/metrics" --metrics-interval "${METRICS_INTERVAL:-0.5}" &
+  SAMPLER_PID=$!
+  t0=$(date +%s%3N)
+  if [ "$tool" = vegeta ]; then
+    OUT="$dir/results" "$here/vegeta.sh" "$m" "$s" "$lv" "$duration" >"$dir/stdout.txt" 2>&1 &
+  else
+    OUT="$dir/results" "$here/hey.sh" "$m" "$s" "$lv" "$duration" >"$dir/stdout.txt" 2>&1 &
+  fi
+  TOOL_PID=$!; wait "$TOOL_PID" || rc=$?; TOOL_PID=""
+  kill -TERM "$SAMPLER_PID" 2>/dev/null || true; wait "$SAMPLER_PID" 2>/dev/null || true; SAMPLER_PID=""
+  curl -s --max-time 5 -o "$dir/metrics-after.prom" "$APP_URL/q/metrics" || true
+  measured_ms=$((measured_ms + $(date +%s%3N) - t0))
+  local line st=0
+  if [ "$rc" != 0 ]; then
+    failed=$((failed + 1)); log "step failed (exit $rc): $(tail -3 "$dir/stdout.txt" | tr '\n' ' ')"
+  else
+    line="$("$PYTHON" "$here/report.py" step "$dir")" || st=$?
+    log "  $line"
+  fi
+  kill -0 "$APP_PID" 2>/dev/null || die "the app (pid $APP_PID) died during $s $m $tool $lv; see $out/logs"
+  # a step whose requests all succeeded left a working app; after failures, make sure
+  if [ "$rc" != 0 ] || [ "$st" != 0 ]; then probe "$m" "$s" "$dir"; fi
+  [ "$settle" = 0 ] || sleep "$settle"
+}
+
+# probe MODE SCENARIO STEP_DIR: after a step with failures the app must still answer one request of that
+# scenario correctly (3 tries, 1 s apart; one try when it does not answer at all). One that no longer does (a
+# starved or deadlocked pool, a backlog of abandoned requests) would spoil every later step, so its thread dump
+# is kept, the step is marked (APP_UNRESPONSIVE) and the app and delay service are restarted.
+probe() {
+  [ "$external" = 0 ] || return 0
+  local code try wait_s=$((TIMEOUT_S > 10 ? TIMEOUT_S : 10)) what
+  vtvr_request "$1" "$2"
+  for try in 1 2 3; do
+    if [ -n "$REQ_BODY" ]; then
+      code="$(curl -s -o /dev/null -w '%{http_code}' --max-time "$wait_s" -X "$REQ_METHOD" -H 'Content-Type: application/json' -d "$REQ_BODY" "$APP_URL$REQ_PATH" || true)"
+    else
+      code="$(curl -s -o /dev/null -w '%{http_code}' --max-time "$wait_s" "$APP_URL$REQ_PATH" || true)"
+    fi
+    [ "$code" != "$REQ_STATUS" ] || return 0
+    [ "$code" != 000 ] || break
+    sleep 1
+  done
+  if [ "$code" = 000 ]; then what="no answer within $wait_s s"; else what="status $code $try times (expected $REQ_STATUS)"; fi
+  log "WARNING: after this step the app gives $REQ_METHOD $REQ_PATH $what; keeping a thread dump and restarting it"
+  echo "$REQ_METHOD $REQ_PATH after the step: $what" >"$3/unresponsive.txt"
+  [ -z "$JAVA" ] || [ -n "$runner" ] || "$JAVA_HOME/bin/jstack" "$APP_PID" >"$3/threads.txt" 2>&1 || true
+  stop_system 5
+  start_system "$1-restart-$(basename "$3")"
+  warm "$1" || true
+}
+
+eta() {   # eta INDEX MODE -> seconds left, from the measured cost per step so far
+  local left=$((total - $1 + 1)) restarts=0 p seen=" $2 " overhead_ms=1000
+  [ "$done_steps" -eq 0 ] || overhead_ms=$((measured_ms / done_steps - dur_ms))
+  [ "$overhead_ms" -ge 300 ] || overhead_ms=300
+  if [ "$reuse" = 0 ]; then
+    for p in "${plan[@]:$(($1 - 1))}"; do [[ "$seen" == *" ${p%% *} "* ]] || { seen="$seen${p%% *} "; restarts=$((restarts + 1)); }; done
+  fi
+  echo $(((left * (dur_ms + overhead_ms + settle * 1000) + restarts * (startup_s * 1000 + warm_ms + 2000)) / 1000))
+}
+
+# ---------------------------------------------------------------------------------------------- run
+started_at="$(date -u +%FT%TZ)" t_run=$SECONDS
+cmdline="load/compare.sh${args[*]:+ ${args[*]}}"
+if [ "$external" = 1 ]; then app_desc="external, $APP_URL (pid $app_pid_ext)"
+elif [ -n "$runner" ]; then app_desc="native $(basename "$runner")"
+else app_desc="JVM jar $(basename "$jar")"; fi
+"$PYTHON" "$here/report.py" machine ${JAVA:+--java "$JAVA"} --set "app=$app_desc" --set "java_opts=${APP_JAVA_OPTS:-}" \
+  --set "started=$started_at" --set "command=$cmdline" --set "vegeta=vegeta $VEGETA_VERSION ($VEGETA)" \
+  --set "hey=hey ($HEY)" --set "reuse=$reuse" --set "duration=$duration" --set "warmup=$warmup" \
+  --set "experiment=$experiment" >"$out/machine.json"
+log "plan: $total steps over modes [$plan_modes], scenarios [$scenarios], $duration each, warm-up $warmup; $([ "$reuse" = 1 ] && echo 'one app for all modes' || echo 'a fresh app and delay service per mode')"
+
+i=0 current_mode=""
+[ "$reuse" = 0 ] || start_system all
+for p in "${plan[@]}"; do
+  i=$((i + 1))
+  read -r m s tool lv <<<"$p"
+  if [ "$m" != "$current_mode" ]; then
+    if [ "$reuse" = 0 ]; then
+      [ -z "$current_mode" ] || stop_system
+      log "starting a fresh delay service and app for mode $m"
+      start_system "$m"
+    fi
+    current_mode="$m"
+    # --quick skips the per-scenario check unless the warm-up (which hits every scenario) saw a failure
+    if [ "$quick" = 1 ]; then warm "$m" || smoke "$m"; else smoke "$m"; warm "$m" || true; fi
+  fi
+  log "step $i/$total: $m $s $tool $lv$([ "$tool" = vegeta ] && echo ' req/s' || echo ' in flight') for $duration, ~$(eta "$i" "$m") s left"
+  run_step "$i" "$m" "$s" "$tool" "$lv"
+  done_steps=$((done_steps + 1))
+done
+stop_system
+
+"$PYTHON" "$here/report.py" build "$out" >&2
+log "done in $((SECONDS - t_run)) s: $out/report.html"
+flagged="$("$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"]; print(sum(1 for x in r if x["flags"]))' "$out/summary.json")"
+[ "$flagged" = 0 ] || log "$flagged flagged step(s): see 'Flagged steps' in $out/summary.md"
+[ "$failed" = 0 ] || { log "$failed step(s) produced no results"; exit 1; }

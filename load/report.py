@@ -1,0 +1,706 @@
+#!/usr/bin/env python3
+"""Turns the raw step folders of a compare.sh run into summary.csv, summary.json, summary.md and report.html.
+
+Usage:
+  load/report.py build RUN_DIR             summaries and the HTML report for RUN_DIR/steps/*
+  load/report.py step STEP_DIR             one line about one finished step (compare.sh prints it);
+                                           exit 3 when the step saw errors
+  load/report.py hey-summary FILE.csv      a short summary of a hey CSV (load/hey.sh prints it)
+  load/report.py machine [--java JAVA] [--set KEY=VALUE ...]   machine facts as JSON (compare.sh saves it)
+
+Standard library only: the report is one HTML file with inline SVG figures, so it opens offline.
+Vegeta percentiles are computed from the raw results (`vegeta encode`, all requests, exact nearest-rank);
+when no vegeta binary is found, they come from Vegeta's JSON report and p99.9 is left empty.
+Environment: VEGETA (path of the vegeta binary; else PATH, else $VTVR_CACHE/bin/vegeta).
+"""
+import csv
+import glob
+import html
+import io
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sample import jvm_metrics  # noqa: E402  (same folder)
+
+MODE_COLORS = {"virtual": "#1f77b4", "worker": "#e6730f", "reactive": "#2ca02c"}
+MODE_ORDER = ["virtual", "worker", "reactive"]
+SCENARIO_ORDER = ["io", "fanout", "db", "slow-query", "checkout", "cpu", "pinning", "pinning-reentrant"]
+def _worker_pool(default=200):
+    """quarkus.thread-pool.max-threads from application.properties: the worker-mode ceiling's numerator."""
+    props = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                         "src", "main", "resources", "application.properties")
+    m = re.search(r"^quarkus\.thread-pool\.max-threads\s*=\s*(\d+)", read_text(props), re.M)
+    return int(m.group(1)) if m else default
+RATE_TOLERANCE = 0.95
+
+WORKER_POOL = None  # set in main(), after the helpers exist
+
+FIELDS = [
+    "scenario", "params", "mode", "tool", "load_kind", "load", "duration_s", "requests", "send_rps",
+    "achieved_rps", "success_pct", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms", "mean_ms",
+    "cpu_ms_per_req", "cpu_pct", "rss_peak_mib", "threads_peak", "heap_peak_mib", "pinned_events",
+    "db_pool_active_peak", "db_pool_awaiting_peak", "worker_pool_active_peak", "worker_pool_queue_peak",
+    "worker_ceiling_rps", "status_codes", "errors", "flags", "step",
+]
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+def percentile(sorted_vals, p):
+    if not sorted_vals:
+        return None
+    k = max(0, min(len(sorted_vals) - 1, math.ceil(p / 100.0 * len(sorted_vals)) - 1))
+    return sorted_vals[k]
+
+
+def rnd(x, nd=1):
+    return None if x is None else round(x, nd)
+
+
+def fmt(x, nd=1):
+    if x == "":
+        return ""
+    if x is None:
+        return "n/a"
+    if isinstance(x, float):
+        if abs(x) >= 100:
+            return f"{x:,.0f}"
+        return f"{x:.{nd}f}"
+    return str(x)
+
+
+def read_json(path, default=None):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def vegeta_bin():
+    for cand in (os.environ.get("VEGETA"), shutil.which("vegeta"),
+                 os.path.join(os.environ.get("VTVR_CACHE") or os.path.join(
+                     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vt-vs-reactive"),
+                     "bin", "vegeta")):
+        if cand and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def parse_duration_s(s):
+    m = re.fullmatch(r"\s*([\d.]+)\s*(ms|s|m|h)?\s*", str(s))
+    if not m:
+        return None
+    return float(m.group(1)) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600, None: 1}[m.group(2)]
+
+
+# ---------------------------------------------------------------------------------------------- one step
+def vegeta_latencies(step):
+    """-> (sorted latencies in ms, status counts, first errors) from results.bin, or None without vegeta."""
+    binf, vb = os.path.join(step, "results.bin"), vegeta_bin()
+    if not (vb and os.path.exists(binf)):
+        return None
+    with open(binf, "rb") as f:
+        out = subprocess.run([vb, "encode", "-to", "csv"], stdin=f, capture_output=True, check=False)
+    if out.returncode != 0:
+        return None
+    lats, codes, errors = [], {}, {}
+    for row in csv.reader(io.StringIO(out.stdout.decode("utf-8", "replace"))):
+        if len(row) < 6:
+            continue
+        lats.append(int(row[2]) / 1e6)
+        codes[row[1]] = codes.get(row[1], 0) + 1
+        if row[5]:
+            errors[row[5]] = errors.get(row[5], 0) + 1
+    lats.sort()
+    return lats, codes, errors
+
+
+def hey_rows(path):
+    """-> list of (latency ms, status, end offset s) of the answered requests in a hey CSV (plain numbers, so
+    split() is enough: a fast error flood can leave millions of rows)."""
+    rows = []
+    with open(path) as f:
+        head = f.readline().strip().split(",")
+        try:
+            i_lat, i_code, i_off = head.index("response-time"), head.index("status-code"), head.index("offset")
+        except ValueError:
+            return rows
+        for line in f:
+            r = line.split(",")
+            try:
+                lat = float(r[i_lat])
+                rows.append((lat * 1000.0, int(r[i_code]), float(r[i_off]) + lat))
+            except (IndexError, ValueError):
+                continue
+    return rows
+
+
+def resource_figures(step):
+    samples = []
+    for line in read_text(os.path.join(step, "samples.jsonl")).splitlines():
+        try:
+            samples.append(json.loads(line))
+        except ValueError:
+            pass
+    before = jvm_metrics(read_text(os.path.join(step, "metrics-before.prom")))
+    after = jvm_metrics(read_text(os.path.join(step, "metrics-after.prom")))
+    res = {"cpu_ms": None, "cpu_pct": None, "rss_peak_mib": None, "threads_peak": None}
+    if len(samples) >= 2:
+        cpu = samples[-1]["cpu_ms"] - samples[0]["cpu_ms"]
+        cpu -= samples[-1].get("scrape_cpu_ms", 0) - samples[0].get("scrape_cpu_ms", 0)
+        wall = samples[-1]["t"] - samples[0]["t"]
+        res["cpu_ms"] = cpu
+        res["cpu_pct"] = 100.0 * cpu / (wall * 1000.0) if wall > 0 else None
+    rss = [s["rss_kb"] for s in samples if s.get("rss_kb")]
+    thr = [s["threads"] for s in samples if s.get("threads")]
+    res["rss_peak_mib"] = max(rss) / 1024.0 if rss else None
+    res["threads_peak"] = max(thr) if thr else None
+    scraped = [s["metrics"] for s in samples if s.get("metrics")] + [before, after]
+
+    def peak(key, scale=1.0):
+        vals = [m[key] for m in scraped if m.get(key) is not None]
+        return max(vals) / scale if vals else None
+
+    res["heap_peak_mib"] = peak("heap_bytes", 1024.0 * 1024.0)
+    res["db_pool_active_peak"] = peak("pool_active")
+    res["db_pool_awaiting_peak"] = peak("pool_awaiting")
+    res["worker_pool_active_peak"] = peak("worker_active")
+    res["worker_pool_queue_peak"] = peak("worker_queued")
+    if before.get("pinned") is not None and after.get("pinned") is not None:
+        res["pinned_events"] = after["pinned"] - before["pinned"]
+    elif after.get("pinned") is not None:
+        res["pinned_events"] = after["pinned"]
+    else:
+        res["pinned_events"] = None
+    res["samples"] = len(samples)
+    return res
+
+
+def step_row(step):
+    meta = read_json(os.path.join(step, "meta.json"), {})
+    tool = meta.get("tool")
+    row = {k: None for k in FIELDS}
+    row.update({k: meta.get(k) for k in ("scenario", "params", "mode", "tool", "load_kind", "load", "duration_s")})
+    row["step"] = os.path.basename(step.rstrip("/"))
+    flags, load, dur = [], float(meta.get("load") or 0), float(meta.get("duration_s") or 0)
+    ok = 0
+    if tool == "vegeta":
+        rep = read_json(os.path.join(step, "results.json"))
+        if rep is None:
+            row["flags"] = "NO_RESULTS"
+            return row
+        raw = vegeta_latencies(step)
+        n = rep.get("requests", 0)
+        row["requests"] = n
+        row["send_rps"] = rnd(rep.get("rate"))
+        row["achieved_rps"] = rnd(rep.get("throughput"))
+        row["success_pct"] = rnd(100.0 * rep.get("success", 0), 2)
+        ok = round(rep.get("success", 0) * n)
+        lat = rep.get("latencies", {})
+        if raw:
+            lats, codes, errs = raw
+            for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
+                row[key] = rnd(percentile(lats, p), 2)
+            row["max_ms"] = rnd(lats[-1], 2) if lats else None
+            row["mean_ms"] = rnd(sum(lats) / len(lats), 2) if lats else None
+        else:
+            for key, src in (("p50_ms", "50th"), ("p90_ms", "90th"), ("p99_ms", "99th"), ("max_ms", "max"),
+                             ("mean_ms", "mean")):
+                row[key] = rnd(lat.get(src, 0) / 1e6, 2) if src in lat else None
+            codes, errs = rep.get("status_codes") or {}, {e: 1 for e in rep.get("errors") or []}
+        row["status_codes"] = " ".join(f"{c}:{v}" for c, v in sorted(codes.items()))
+        row["errors"] = "; ".join(sorted(errs, key=lambda e: -errs[e])[:3])[:300]
+        # Vegeta's rate is what it managed to send: below the asked rate, the generator (not the server)
+        # was the limit and latency is under-reported (coordinated omission).
+        if rep.get("rate") is not None and rep["rate"] < RATE_TOLERANCE * load:
+            flags.append("LOW_SEND_RATE")
+        # Its throughput is successes / (send time + wait for the last answers); allow one median latency
+        # (+100 ms for a GC pause or a slow last answer) of wait, more means answers queued up behind the
+        # asked rate: under overload the wait grows with the backlog, the median only half as fast.
+        d = (rep.get("duration") or 0) / 1e9
+        p50 = (row["p50_ms"] or 0) / 1000.0 + 0.1
+        if d > 0 and rep.get("throughput") is not None and rep["throughput"] < RATE_TOLERANCE * load * d / (d + p50):
+            flags.append("BELOW_RATE")
+    elif tool == "hey":
+        path = os.path.join(step, "results.csv")
+        if not os.path.exists(path):
+            row["flags"] = "NO_RESULTS"
+            return row
+        rows = hey_rows(path)
+        lats = sorted(r[0] for r in rows)
+        codes = {}
+        for r in rows:
+            codes[str(r[1])] = codes.get(str(r[1]), 0) + 1
+        ok = sum(1 for r in rows if 200 <= r[1] < 400)
+        elapsed = max((r[2] for r in rows), default=dur) or dur
+        row["requests"] = len(rows)
+        row["achieved_rps"] = rnd(ok / elapsed) if elapsed else None
+        row["send_rps"] = rnd(len(rows) / elapsed) if elapsed else None
+        row["success_pct"] = rnd(100.0 * ok / len(rows), 2) if rows else 0.0
+        for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
+            row[key] = rnd(percentile(lats, p), 2)
+        row["max_ms"] = rnd(lats[-1], 2) if lats else None
+        row["mean_ms"] = rnd(sum(lats) / len(lats), 2) if lats else None
+        row["status_codes"] = " ".join(f"{c}:{v}" for c, v in sorted(codes.items()))
+        row["errors"] = ""
+        if not rows:
+            flags.append("NO_ANSWERS")
+    if row["success_pct"] is not None and row["success_pct"] < 100.0:
+        flags.append("ERRORS")
+    res = resource_figures(step)
+    if res["cpu_ms"] is not None and ok:
+        row["cpu_ms_per_req"] = rnd(res["cpu_ms"] / ok, 3)
+    row["cpu_pct"] = rnd(res["cpu_pct"])
+    for k in ("rss_peak_mib", "heap_peak_mib"):
+        row[k] = rnd(res[k])
+    for k in ("threads_peak", "pinned_events", "db_pool_active_peak", "db_pool_awaiting_peak",
+              "worker_pool_active_peak", "worker_pool_queue_peak"):
+        row[k] = None if res[k] is None else int(res[k])
+    if res["samples"] < 2:
+        flags.append("NO_SAMPLES")
+    if os.path.exists(os.path.join(step, "unresponsive.txt")):
+        flags.append("APP_UNRESPONSIVE")
+    row["flags"] = " ".join(flags)
+    if row["mode"] == "worker":
+        row["worker_ceiling_rps"] = rnd(worker_ceiling(row["scenario"] or "", row["params"]), 0)
+    return row
+
+
+def one_line(row):
+    unit = "req/s" if row["load_kind"] == "rate" else "in flight"
+    s = (f"{row['tool']:6} {row['scenario']} {row['mode']} {fmt(row['load'])} {unit}: "
+         f"{fmt(row['achieved_rps'])} ok/s, {fmt(row['success_pct'], 2)}% ok, p50 {fmt(row['p50_ms'])} ms, "
+         f"p99 {fmt(row['p99_ms'])} ms, {fmt(row['cpu_ms_per_req'], 3)} CPU-ms/req, "
+         f"{fmt(row['threads_peak'])} threads, RSS {fmt(row['rss_peak_mib'])} MiB")
+    if row["pinned_events"]:
+        s += f", {row['pinned_events']} pinned"
+    if row["flags"]:
+        s += f"  [{row['flags']}]"
+    return s
+
+
+# ---------------------------------------------------------------------------------------------- machine
+def machine(argv):
+    info = {"cores": os.cpu_count(), "os": platform.platform(), "kernel": platform.release(),
+            "python": platform.python_version()}
+    for line in read_text("/etc/os-release").splitlines():
+        if line.startswith("PRETTY_NAME="):
+            info["os"] = line.split("=", 1)[1].strip('"')
+    for line in read_text("/proc/cpuinfo").splitlines():
+        if line.startswith("model name"):
+            info["cpu"] = line.split(":", 1)[1].strip()
+            break
+    for line in read_text("/proc/meminfo").splitlines():
+        if line.startswith("MemTotal:"):
+            info["memory_mib"] = int(line.split()[1]) // 1024
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    m = re.search(r"<quarkus\.platform\.version>([^<]+)<", read_text(os.path.join(root, "pom.xml")))
+    info["quarkus"] = m.group(1) if m else None
+    it = iter(argv)
+    for a in it:
+        if a == "--java":
+            java = next(it)
+            try:
+                out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30).stderr
+                info["jdk"] = " / ".join(out.strip().splitlines()[:2])
+            except (OSError, subprocess.SubprocessError):
+                info["jdk"] = None
+        elif a == "--set":
+            k, v = next(it).split("=", 1)
+            info[k] = v
+    try:
+        info["git_commit"] = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
+                                            capture_output=True, text=True, timeout=10).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        info["git_commit"] = None
+    print(json.dumps(info, indent=2))
+
+
+# ---------------------------------------------------------------------------------------------- SVG
+def nice_ticks(lo, hi, n=5):
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / n
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    start = math.floor(lo / step) * step
+    ticks, t = [], start
+    while not ticks or ticks[-1] < hi - step * 0.001:
+        ticks.append(round(t, 10))
+        t += step
+    return ticks
+
+
+def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=328, h=270):
+    """series: [{name, color, dash, points: [(x, y, flagged, tooltip)]}]; x is categorical (sorted union)."""
+    pts = [p for s in series for p in s["points"] if p[1] is not None]
+    ml, mr, mt, mb = 52, 10, 56, 40
+    pw, ph = w - ml - mr, h - mt - mb
+    e = html.escape
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+           f'class="chart" role="img" aria-label="{e(title)}">',
+           f'<text x="{ml}" y="16" class="t">{e(title)}</text>',
+           f'<text x="{ml}" y="31" class="st">{e(subtitle)}</text>']
+    if not pts:
+        out.append(f'<text x="{w / 2}" y="{h / 2}" text-anchor="middle" class="st">no data</text></svg>')
+        return "".join(out)
+    xs = sorted({p[0] for p in pts})
+    ys = [p[1] for p in pts] + [v for v, _ in hlines]
+    ymin, ymax = min(ys), max(ys)
+    if logy is None:
+        logy = ymin > 0 and ymax / ymin > 30
+    if logy:
+        lo, hi = math.floor(math.log10(max(min(ys), 1e-3))), math.ceil(math.log10(max(ys)))
+        hi = max(hi, lo + 1)
+        ticks = [10 ** k for k in range(lo, hi + 1)]
+        fy = lambda v: mt + ph - (math.log10(max(v, 10 ** lo)) - lo) / (hi - lo) * ph  # noqa: E731
+    else:
+        ticks = nice_ticks(0, ymax * 1.08 if ymax > 0 else 1)
+        top = ticks[-1]
+        fy = lambda v: mt + ph - v / top * ph  # noqa: E731
+    n = len(xs)
+    fx = lambda x: ml + (pw * (xs.index(x) + 0.5) / n)  # noqa: E731
+    nudge = {id(s): (i - (len(series) - 1) / 2) * 5 for i, s in enumerate(series)}  # equal values stay visible
+    out.append(f'<rect x="{ml}" y="{mt}" width="{pw}" height="{ph}" class="plot"/>')
+    for t in ticks:
+        y = fy(t)
+        out.append(f'<line x1="{ml}" x2="{ml + pw}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+                   f'<text x="{ml - 5}" y="{y + 4:.1f}" text-anchor="end" class="ax">{fmt_tick(t)}</text>')
+    for x in xs:
+        out.append(f'<text x="{fx(x):.1f}" y="{mt + ph + 15}" text-anchor="middle" class="ax">{fmt_tick(x)}</text>')
+    out.append(f'<text x="{ml + pw / 2}" y="{h - 6}" text-anchor="middle" class="ax">{e(xlabel)}</text>')
+    out.append(f'<text transform="translate(13,{mt + ph / 2}) rotate(-90)" text-anchor="middle" class="ax">'
+               f'{e(ylabel)}{" (log)" if logy else ""}</text>')
+    for v, label in hlines:
+        y = fy(v)
+        out.append(f'<line x1="{ml}" x2="{ml + pw}" y1="{y:.1f}" y2="{y:.1f}" class="ceil"/>'
+                   f'<text x="{ml + pw - 4}" y="{y - 4:.1f}" text-anchor="end" class="ceilt">{e(label)}</text>')
+    for s in series:
+        sp = sorted((p for p in s["points"] if p[1] is not None), key=lambda p: xs.index(p[0]))
+        dx = nudge[id(s)]
+        if len(sp) > 1:
+            d = " ".join(f"{'M' if i == 0 else 'L'}{fx(p[0]) + dx:.1f},{fy(p[1]):.1f}" for i, p in enumerate(sp))
+            dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
+            out.append(f'<path d="{d}" fill="none" stroke="{s["color"]}" stroke-width="2"{dash}/>')
+        for x, y, flagged, tip in sp:
+            cx, cy = fx(x) + dx, fy(y)
+            out.append(f'<g><title>{e(tip)}</title>')
+            if flagged:
+                out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="7" class="flag"/>')
+            shape = (f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7" fill="{s["color"]}"/>'
+                     if s.get("dash") else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.8" fill="{s["color"]}"/>')
+            out.append(shape + "</g>")
+    lx = ml
+    for s in series:  # legend between the titles and the plot
+        label = s["name"]
+        dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
+        out.append(f'<line x1="{lx}" x2="{lx + 16}" y1="{mt - 12}" y2="{mt - 12}" stroke="{s["color"]}" '
+                   f'stroke-width="2"{dash}/>'
+                   f'<text x="{lx + 19}" y="{mt - 8}" class="lg">{e(label)}</text>')
+        lx += 26 + 6.2 * len(label)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def fmt_tick(v):
+    if v >= 1000 and float(v).is_integer():
+        return f"{v / 1000:g}k" if v % 1000 == 0 else f"{v:,.0f}"
+    return f"{v:g}"
+
+
+# ---------------------------------------------------------------------------------------------- build
+def load_rows(run):
+    rows = []
+    for step in sorted(glob.glob(os.path.join(run, "steps", "*"))):
+        if os.path.exists(os.path.join(step, "meta.json")):
+            rows.append(step_row(step))
+    order = {s: i for i, s in enumerate(SCENARIO_ORDER)}
+    rows.sort(key=lambda r: (order.get(r["scenario"], 99), r["scenario"] or "", r["tool"] != "vegeta",
+                             MODE_ORDER.index(r["mode"]) if r["mode"] in MODE_ORDER else 9, float(r["load"] or 0)))
+    return rows
+
+
+def worker_ceiling(scenario, params):
+    """Little's law for the worker pool: 200 threads each held for the whole request, when that time is known."""
+    p = dict(kv.split("=", 1) for kv in (params or "").split("&") if "=" in kv)
+    try:
+        if scenario == "io":
+            return WORKER_POOL * 1000.0 / (float(p["delay"]) * float(p.get("calls", 1)))
+        if scenario.startswith("pinning"):
+            return WORKER_POOL * 1000.0 / float(p["delay"])
+    except (KeyError, ValueError, ZeroDivisionError):
+        pass
+    return None
+
+
+def tip(r):
+    return (f"{r['mode']} {r['tool']} {r['load']} {'req/s' if r['load_kind'] == 'rate' else 'in flight'}\n"
+            f"achieved {fmt(r['achieved_rps'])} req/s, success {fmt(r['success_pct'], 2)}%\n"
+            f"p50 {fmt(r['p50_ms'])} / p99 {fmt(r['p99_ms'])} / max {fmt(r['max_ms'])} ms\n"
+            f"CPU {fmt(r['cpu_ms_per_req'], 3)} ms/req, RSS {fmt(r['rss_peak_mib'])} MiB, "
+            f"threads {fmt(r['threads_peak'])}" + (f"\nFLAGS: {r['flags']}" if r["flags"] else ""))
+
+
+def series_for(rows, key, dash=False, suffix=""):
+    out = []
+    for mode in MODE_ORDER:
+        mr = [r for r in rows if r["mode"] == mode]
+        if mr:
+            out.append({"name": mode + suffix, "color": MODE_COLORS[mode], "dash": dash,
+                        "points": [(float(r["load"]), r[key], bool(r["flags"]), tip(r)) for r in mr]})
+    return out
+
+
+def write_csv_json(run, rows):
+    with open(os.path.join(run, "summary.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: "" if r[k] is None else r[k] for k in FIELDS})
+    meta = read_json(os.path.join(run, "machine.json"), {})
+    with open(os.path.join(run, "summary.json"), "w") as f:
+        json.dump({"machine": meta, "rows": rows}, f, indent=1)
+
+
+MD_COLS = [("mode", "mode"), ("tool", "tool"), ("load", "load"), ("achieved_rps", "ok req/s"),
+           ("success_pct", "ok %"), ("p50_ms", "p50 ms"), ("p90_ms", "p90 ms"), ("p99_ms", "p99 ms"),
+           ("p999_ms", "p99.9 ms"), ("max_ms", "max ms"), ("cpu_ms_per_req", "CPU ms/req"),
+           ("rss_peak_mib", "RSS MiB"), ("threads_peak", "threads"), ("heap_peak_mib", "heap MiB"),
+           ("pinned_events", "pinned"), ("db_pool_active_peak", "pool act"),
+           ("db_pool_awaiting_peak", "pool wait"), ("status_codes", "status"), ("flags", "flags")]
+
+
+def load_label(r):
+    return f"{fmt(r['load'])} {'req/s' if r['load_kind'] == 'rate' else 'conc'}"
+
+
+def write_md(run, rows, meta, scenarios):
+    lines = ["# vt-vs-reactive load run", ""]
+    lines += [f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), "
+              f"{meta.get('memory_mib', '?')} MiB RAM, {meta.get('os', '?')}, kernel {meta.get('kernel', '?')}",
+              f"- **JDK**: {meta.get('jdk', 'n/a')}", f"- **Quarkus**: {meta.get('quarkus', 'n/a')}",
+              f"- **app**: {meta.get('app', 'n/a')}; JVM options: `{meta.get('java_opts') or 'JVM defaults'}`",
+              f"- **run**: {meta.get('started', '?')}, `{meta.get('command', '')}`, commit {meta.get('git_commit')}",
+              f"- **tools**: {meta.get('vegeta', 'vegeta')}, {meta.get('hey', 'hey')}", ""]
+    lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival rate. hey rows "
+              "(load = requests in flight) are the closed model: they probe saturation throughput; their "
+              "latency hides queueing. 'ok req/s' is Vegeta's throughput (successes over send time plus the "
+              "wait for the last answers) or hey's successes per second. CPU ms/req is the app process's "
+              "utime+stime during the step over successful requests (delay service not included). threads = "
+              "peak OS threads of the app (platform threads). Flags: LOW_SEND_RATE = Vegeta sent < 95% of the "
+              "asked rate (generator-limited, latency under-reported); BELOW_RATE = answers fell > 5% behind "
+              "the asked rate (server saturated); ERRORS = success < 100%; NO_SAMPLES = no process samples; APP_UNRESPONSIVE = the "
+              "app did not answer one more request after the step (thread dump in the step folder) and was "
+              "restarted.", ""]
+    for sc in scenarios:
+        sr = [r for r in rows if r["scenario"] == sc]
+        if not sr:
+            continue
+        lines += [f"## {sc} (`{sr[0]['params']}`)", ""]
+        ceil = worker_ceiling(sc, sr[0]["params"])
+        if ceil:
+            lines += [f"Worker-mode ceiling by Little's law: {WORKER_POOL} threads / request time = "
+                      f"{ceil:,.0f} req/s.", ""]
+        lines.append("| " + " | ".join(h for _, h in MD_COLS) + " |")
+        lines.append("|" + "|".join("---" for _ in MD_COLS) + "|")
+        for r in sr:
+            cells = [load_label(r) if k == "load" else fmt(r[k], 3 if k == "cpu_ms_per_req" else 1)
+                     for k, _ in MD_COLS]
+            lines.append("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
+        lines.append("")
+    flagged = [r for r in rows if r["flags"]]
+    lines += ["## Flagged steps", ""]
+    lines += [f"- {r['scenario']} {r['mode']} {r['tool']} {load_label(r)}: {r['flags']}"
+              + (f" ({r['errors']})" if r.get("errors") else "") for r in flagged] or ["none"]
+    with open(os.path.join(run, "summary.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+CSS = """
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1380px;
+ color:#222;padding:0 16px}
+h1{font-size:22px;margin:0 0 6px} h2{font-size:18px;margin:30px 0 4px;border-bottom:1px solid #ddd;padding-bottom:4px}
+h3{font-size:14px;margin:12px 0 4px;color:#444}
+.meta{color:#444;font-size:13px} .meta td{padding:1px 10px 1px 0} .note{color:#555;font-size:12.5px;max-width:1100px}
+.row{display:flex;flex-wrap:wrap;gap:8px}
+.chart{background:#fff;border:1px solid #e3e3e3;border-radius:4px}
+.chart .t{font-size:13px;font-weight:600;fill:#222} .chart .st{font-size:11px;fill:#666}
+.chart .ax{font-size:10.5px;fill:#555} .chart .lg{font-size:11px;fill:#333}
+.chart .plot{fill:#fcfcfc;stroke:#ccc} .chart .grid{stroke:#eee}
+.chart .flag{fill:none;stroke:#d62728;stroke-width:2}
+.chart .ceil{stroke:#e6730f;stroke-dasharray:2,3;stroke-width:1.5} .chart .ceilt{font-size:10.5px;fill:#b35300}
+table.d{border-collapse:collapse;font-size:12px;margin:6px 0} table.d th,table.d td{border:1px solid #ddd;padding:2px 6px;
+ text-align:right;white-space:nowrap} table.d th{background:#f3f3f3} table.d td.l{text-align:left}
+tr.flagged td{background:#fff1f0} .flagtxt{color:#c0392b;font-weight:600}
+.sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin:0 4px 0 10px}
+"""
+
+
+def write_html(run, rows, meta, scenarios):
+    e = html.escape
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>vt-vs-reactive load report"
+             f"</title><style>{CSS}</style></head><body>",
+             "<h1>Virtual threads vs reactive vs worker pool: load report</h1>",
+             "<table class='meta'>"]
+    for k, label in (("cores", "cores"), ("cpu", "CPU"), ("memory_mib", "memory MiB"), ("os", "OS"),
+                     ("jdk", "JDK"), ("quarkus", "Quarkus"), ("app", "app"), ("java_opts", "JVM options"),
+                     ("started", "started"), ("command", "command"), ("git_commit", "commit"),
+                     ("vegeta", "Vegeta"), ("hey", "hey")):
+        v = meta.get(k)
+        if k == "java_opts" and not v:
+            v = "JVM defaults (max heap = 1/4 of RAM)"
+        parts.append(f"<tr><td>{label}</td><td>{e(str(v if v not in (None, '') else 'n/a'))}</td></tr>")
+    parts.append("</table>")
+    parts.append("<p>Modes:" + "".join(f"<span class='sw' style='background:{MODE_COLORS[m]}'></span>{m}"
+                                       for m in MODE_ORDER) +
+                 ". <span class='flagtxt'>Red rings</span> mark flagged steps (hover a point for its numbers).</p>")
+    if str(meta.get("reuse")) == "1":
+        parts.append("<p class='note'><b>One app served every mode in turn</b> (--reuse or --quick): peak threads, "
+                     "RSS and heap carry over from the modes measured before; run without --reuse for a fresh "
+                     "app and delay service per mode.</p>")
+    parts.append("<p class='note'>Latency figures come from <b>Vegeta</b> (open model: a constant arrival rate, "
+                 "so queueing shows as latency; all requests, nearest-rank percentiles). Throughput-vs-concurrency "
+                 "figures come from <b>hey</b> (closed model: N requests in flight; the saturation probe). "
+                 "Resource figures are sampled from the app process (/proc: utime+stime, VmRSS, Threads) "
+                 "during the Vegeta steps. Flags: LOW_SEND_RATE = Vegeta sent &lt; 95% of the asked rate "
+                 "(load generator limited; coordinated omission); BELOW_RATE = answers fell behind the asked "
+                 "rate (saturated); ERRORS = success &lt; 100%; APP_UNRESPONSIVE = the app did not answer one more "
+                 "request after the step (its thread dump is in the step folder) and was restarted.</p>")
+    for sc in scenarios:
+        sr = [r for r in rows if r["scenario"] == sc]
+        if not sr:
+            continue
+        veg = [r for r in sr if r["tool"] == "vegeta"]
+        hey = [r for r in sr if r["tool"] == "hey"]
+        params = sr[0]["params"] or ""
+        parts.append(f"<h2 id='{e(sc)}'>{e(sc)} <small style='font-weight:normal;color:#666'>"
+                     f"{e(params)}</small></h2>")
+        ceil = worker_ceiling(sc, params)
+        if ceil:
+            parts.append(f"<p class='note'>Worker mode cannot pass {WORKER_POOL} threads / request time = "
+                         f"<b>{ceil:,.0f} req/s</b> (Little's law); dotted line in the hey figure.</p>")
+        parts.append("<h3>Latency vs request rate &mdash; Vegeta (open model)</h3><div class='row'>")
+        for key, label in (("p50_ms", "p50"), ("p99_ms", "p99"), ("p999_ms", "p99.9")):
+            parts.append(svg_chart(f"{label} latency", "Vegeta, constant rate", series_for(veg, key),
+                                   "requested rate (req/s)", "ms"))
+        parts.append(svg_chart("achieved throughput", "Vegeta: successes / (send + wait)",
+                               series_for(veg, "achieved_rps"), "requested rate (req/s)", "req/s", logy=False))
+        parts.append("</div><h3>Throughput vs concurrency &mdash; hey (closed model)</h3><div class='row'>")
+        hl = [(ceil, f"worker ceiling {ceil:,.0f}/s")] if ceil else []
+        parts.append(svg_chart("throughput", "hey, N requests in flight", series_for(hey, "achieved_rps"),
+                               "concurrency", "ok req/s", hlines=hl, logy=False))
+        parts.append(svg_chart("p50 latency", "hey (closed model hides queueing)", series_for(hey, "p50_ms"),
+                               "concurrency", "ms"))
+        parts.append(svg_chart("p99 latency", "hey", series_for(hey, "p99_ms"), "concurrency", "ms"))
+        parts.append(svg_chart("peak platform threads", "hey steps, /proc Threads", series_for(hey, "threads_peak"),
+                               "concurrency", "threads", logy=False))
+        parts.append("</div><h3>Server cost &mdash; app process during the Vegeta steps</h3><div class='row'>")
+        for key, label, unit in (("cpu_ms_per_req", "CPU per request", "CPU ms/req"),
+                                 ("rss_peak_mib", "peak RSS", "MiB"),
+                                 ("threads_peak", "peak platform threads", "threads"),
+                                 ("heap_peak_mib", "peak heap used", "MiB")):
+            parts.append(svg_chart(label, "Vegeta steps, sampled every 250 ms", series_for(veg, key),
+                                   "requested rate (req/s)", unit, logy=False))
+        parts.append("</div>")
+        parts.append("<details><summary>all numbers</summary><table class='d'><tr>" +
+                     "".join(f"<th>{e(h)}</th>" for _, h in MD_COLS) + "</tr>")
+        for r in sr:
+            cls = " class='flagged'" if r["flags"] else ""
+            cells = []
+            for k, _ in MD_COLS:
+                v = load_label(r) if k == "load" else fmt(r[k], 3 if k == "cpu_ms_per_req" else 1)
+                c = " class='l'" if k in ("mode", "tool", "status_codes", "flags") else ""
+                cells.append(f"<td{c}>{e(v)}</td>")
+            parts.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
+        parts.append("</table></details>")
+    flagged = [r for r in rows if r["flags"]]
+    parts.append("<h2>Flagged steps</h2>")
+    if flagged:
+        parts.append("<ul>" + "".join(
+            f"<li>{e(r['scenario'])} {e(r['mode'])} {e(r['tool'])} {e(load_label(r))}: "
+            f"<span class='flagtxt'>{e(r['flags'])}</span>{(' — ' + e(r['errors'])) if r.get('errors') else ''}</li>"
+            for r in flagged) + "</ul>")
+    else:
+        parts.append("<p>none</p>")
+    parts.append("<p class='note'>Files: summary.csv, summary.json, summary.md; raw Vegeta results "
+                 "(steps/*/results.bin, decode with <code>vegeta report</code>) and hey CSVs (steps/*/results.csv)."
+                 "</p></body></html>")
+    with open(os.path.join(run, "report.html"), "w") as f:
+        f.write("\n".join(parts))
+
+
+def build(run):
+    rows = load_rows(run)
+    if not rows:
+        sys.exit(f"no steps found under {run}/steps")
+    meta = read_json(os.path.join(run, "machine.json"), {})
+    seen = []
+    for r in rows:
+        if r["scenario"] not in seen:
+            seen.append(r["scenario"])
+    write_csv_json(run, rows)
+    write_md(run, rows, meta, seen)
+    write_html(run, rows, meta, seen)
+    flagged = sum(1 for r in rows if r["flags"])
+    print(f"{len(rows)} steps, {flagged} flagged -> {run}/summary.csv, summary.json, summary.md, report.html")
+
+
+def hey_summary(path):
+    rows = hey_rows(path)
+    if not rows:
+        print("no answered requests")
+        return
+    lats = sorted(r[0] for r in rows)
+    elapsed = max(r[2] for r in rows)
+    codes = {}
+    for r in rows:
+        codes[r[1]] = codes.get(r[1], 0) + 1
+    print(f"requests {len(rows)}  elapsed {elapsed:.2f}s  {len(rows) / elapsed:.1f} req/s  "
+          f"status {' '.join(f'{c}:{n}' for c, n in sorted(codes.items()))}")
+    print("latency ms: " + "  ".join(f"{n} {percentile(lats, p):.2f}" for n, p in
+                                     (("p50", 50), ("p90", 90), ("p99", 99), ("p99.9", 99.9))) +
+          f"  max {lats[-1]:.2f}")
+    print(f"(written to {path})")
+
+
+def main(argv):
+    global WORKER_POOL
+    WORKER_POOL = _worker_pool()
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    cmd = argv[1]
+    if cmd == "build" and len(argv) == 3:
+        build(argv[2])
+    elif cmd == "step" and len(argv) == 3:
+        row = step_row(argv[2])
+        print(one_line(row))
+        return 3 if re.search(r"ERRORS|NO_ANSWERS|NO_RESULTS", row["flags"] or "") else 0
+    elif cmd == "hey-summary" and len(argv) == 3:
+        hey_summary(argv[2])
+    elif cmd == "machine":
+        machine(argv[2:])
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Finds or installs the load tools (Vegeta, hey) and checks Python; sourced by the load scripts, or run alone
+# to install everything and print where it is.
+#
+# Usage: load/tools.sh [-h]
+#
+# Environment (defaults in brackets):
+#   VEGETA_VERSION  Vegeta release built from the Go module proxy          [v12.12.0]
+#   HEY_VERSION     hey release built from the Go module proxy (no apt)    [v0.1.4]
+#   VEGETA, HEY     use this binary instead of looking for one              [unset]
+#   VTVR_CACHE      where built binaries go (bin/) and their Go sources     [~/.cache/vt-vs-reactive]
+#
+# Sets VEGETA, HEY and PYTHON to absolute paths. Vegeta: PATH, then $VTVR_CACHE/bin, then a build with Go >= 1.22
+# (`go install vegeta@latest` is refused by some proxies, so a throwaway module requires the pinned version and
+# builds it). hey: PATH, then `apt-get install hey` when root with apt, then a Go build.
+# report.py needs only the Python 3 standard library.
+
+VEGETA_VERSION="${VEGETA_VERSION:-v12.12.0}"
+HEY_VERSION="${HEY_VERSION:-v0.1.4}"
+
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# go_ok: true when a Go toolchain new enough for Vegeta (1.22) is on PATH (or in /usr/local/go)
+go_ok() {
+  if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then export PATH="$PATH:/usr/local/go/bin"; fi
+  command -v go >/dev/null 2>&1 || return 1
+  local v; v="$(go env GOVERSION 2>/dev/null)"; v="${v#go}"
+  [ "${v%%.*}" -gt 1 ] 2>/dev/null && return 0
+  v="${v#1.}"; [ "${v%%.*}" -ge 22 ] 2>/dev/null
+}
+
+# go_build MODULE@VERSION PACKAGE NAME: builds PACKAGE from a throwaway module into $VTVR_CACHE/bin/NAME
+go_build() {
+  local mod="$1" pkg="$2" name="$3" src="$VTVR_CACHE/go-src/$3"
+  mkdir -p "$VTVR_CACHE/bin" && rm -rf "$src" && mkdir -p "$src"
+  log "building $name $mod with $(go env GOVERSION) (once, cached in $VTVR_CACHE/bin)"
+  ( cd "$src" && go mod init "vtvr-tools/$name" >/dev/null 2>&1 && go get "$mod" >&2 \
+      && GOFLAGS=-buildvcs=false go build -o "$VTVR_CACHE/bin/$name" "$pkg" >&2 )
+}
+
+ensure_vegeta() {
+  if [ -n "${VEGETA:-}" ] && [ -x "$VEGETA" ]; then return 0; fi
+  if command -v vegeta >/dev/null 2>&1; then VEGETA="$(command -v vegeta)"
+  elif [ -x "$VTVR_CACHE/bin/vegeta" ]; then VEGETA="$VTVR_CACHE/bin/vegeta"
+  elif go_ok && go_build "github.com/tsenart/vegeta/v12@$VEGETA_VERSION" github.com/tsenart/vegeta/v12 vegeta; then
+    VEGETA="$VTVR_CACHE/bin/vegeta"
+  else
+    die "Vegeta is needed and could not be installed. Install it, then run again:
+  macOS:        brew install vegeta
+  Go >= 1.22:   mkdir /tmp/v && cd /tmp/v && go mod init v && go get github.com/tsenart/vegeta/v12@$VEGETA_VERSION \\
+                  && go build -o ~/.local/bin/vegeta github.com/tsenart/vegeta/v12
+  or a release: https://github.com/tsenart/vegeta/releases (put 'vegeta' on PATH or set VEGETA=/path/to/vegeta)"
+  fi
+  export VEGETA
+}
+
+ensure_hey() {
+  if [ -n "${HEY:-}" ] && [ -x "$HEY" ]; then return 0; fi
+  if command -v hey >/dev/null 2>&1; then HEY="$(command -v hey)"
+  elif [ -x "$VTVR_CACHE/bin/hey" ]; then HEY="$VTVR_CACHE/bin/hey"
+  elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+       && { log "installing hey with apt-get"; DEBIAN_FRONTEND=noninteractive apt-get install -y -q hey >&2 \
+            || { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q hey >&2; }; } \
+       && command -v hey >/dev/null 2>&1; then
+    HEY="$(command -v hey)"
+  elif go_ok && mkdir -p "$VTVR_CACHE/bin" && log "building hey $HEY_VERSION" \
+       && GOBIN="$VTVR_CACHE/bin" GOFLAGS=-buildvcs=false go install "github.com/rakyll/hey@$HEY_VERSION" >&2; then
+    HEY="$VTVR_CACHE/bin/hey"
+  else
+    die "hey is needed and could not be installed. Install it, then run again:
+  Debian/Ubuntu: sudo apt-get install hey
+  macOS:         brew install hey
+  Go:            go install github.com/rakyll/hey@$HEY_VERSION   (then put \$(go env GOPATH)/bin on PATH)"
+  fi
+  export HEY
+}
+
+# ensure_python: sets PYTHON to the interpreter itself (a version-manager shim costs ~0.2 s per call)
+ensure_python() {
+  if [ -n "${PYTHON:-}" ] && [ -x "$PYTHON" ]; then return 0; fi
+  need python3 "install Python 3.9 or newer (apt-get install python3, brew install python)"
+  python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' || die "python3 is older than 3.9: $(python3 --version 2>&1)"
+  PYTHON="$(python3 -c 'import sys; print(sys.executable)')"
+  export PYTHON
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  case "${1:-}" in -h|--help) sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+  ensure_vegeta; ensure_hey; ensure_python
+  echo "vegeta  $VEGETA"
+  echo "hey     $HEY"
+  echo "python  $PYTHON ($("$PYTHON" --version 2>&1))"
+fi

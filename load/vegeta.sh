@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Open-model load on one endpoint: Vegeta sends a constant request rate whatever the latency, so a slow
+# server shows up as latency, not as a lower send rate (no coordinated omission). Prints Vegeta's text report.
+#
+# Usage: load/vegeta.sh [-h] MODE SCENARIO [RATE] [DURATION]
+#   MODE      virtual | worker | reactive
+#   SCENARIO  io | fanout | db | slow-query | checkout | cpu | pinning | pinning-reentrant
+#   RATE      requests per second                                          [100]
+#   DURATION  how long to send, Go duration (5s, 1m)                        [10s]
+#
+# Environment (defaults in brackets):
+#   APP_URL      base URL of the service                                    [http://127.0.0.1:8080]
+#   RATE, DURATION  as the arguments above (arguments win)
+#   TIMEOUT      per-request timeout; Vegeta waits at most this long for the last answers   [30s]
+#   OUT          keep the raw results in OUT.bin and the JSON report in OUT.json             [unset]
+#   VEGETA_ARGS  extra 'vegeta attack' flags, e.g. "-max-workers 2000"                        [unset]
+#   DELAY, IO_CALLS, FANOUT_CALLS, DB_QUERIES, SLOW_DELAY, CPU_N, PINNING_LOCK: scenario parameters,
+#                see load/scenarios.sh
+#
+# Example: RATE=500 load/vegeta.sh virtual io; OUT=/tmp/io load/vegeta.sh worker io 2000 20s
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/lib.sh"
+. "$here/scenarios.sh"
+. "$here/tools.sh"
+
+case "${1:-}" in -h|--help|"") sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; [ -n "${1:-}" ]; exit ;; esac
+[ $# -ge 2 ] && [ $# -le 4 ] || die "usage: load/vegeta.sh MODE SCENARIO [RATE] [DURATION] (-h for help)"
+mode="$1" scenario="$2" rate="${3:-${RATE:-100}}" duration="${4:-${DURATION:-10s}}"
+base="${APP_URL:-http://127.0.0.1:8080}"; base="${base%/}"
+[[ "$rate" =~ ^[0-9]+$ ]] && [ "$rate" -gt 0 ] || die "RATE must be a positive integer, got '$rate'"
+case "$base" in http://127.0.0.1[:/]*|http://localhost[:/]*|http://\[::1\][:/]*) ;;
+  *) die "APP_URL must point at this machine (127.0.0.1/localhost), got '$base'" ;; esac
+
+ensure_vegeta
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+vtvr_target "$base" "$mode" "$scenario" "$work" >"$work/targets" || die "see above"
+
+results="$work/results.bin"
+if [ -n "${OUT:-}" ]; then mkdir -p "$(dirname "$OUT")"; results="$OUT.bin"; fi
+# shellcheck disable=SC2086  # VEGETA_ARGS is a list of flags
+"$VEGETA" attack -targets "$work/targets" -rate "$rate/1s" -duration "$duration" -timeout "${TIMEOUT:-30s}" \
+  -name "$mode-$scenario-$rate" ${VEGETA_ARGS:-} >"$results"
+[ -z "${OUT:-}" ] || "$VEGETA" report -type json <"$results" >"$OUT.json"
+echo "# vegeta $mode $scenario: $REQ_METHOD $base$REQ_PATH at $rate req/s for $duration"
+"$VEGETA" report -type text <"$results"

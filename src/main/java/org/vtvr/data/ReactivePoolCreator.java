@@ -1,0 +1,40 @@
+package org.vtvr.data;
+
+import io.quarkus.reactive.mysql.client.MySQLPoolCreator;
+import io.vertx.core.Future;
+import io.vertx.mysqlclient.MySQLBuilder;
+import io.vertx.mysqlclient.MySQLConnectOptions;
+import io.vertx.sqlclient.Pool;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import org.vtvr.scenario.BenchConfig;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Builds the reactive pool as Quarkus would, plus the one setting Quarkus has no property for: how long a request
+ * may wait for a pooled connection. It matches {@code quarkus.datasource.jdbc.acquisition-timeout}, so both sides
+ * answer 503 after the same wait when the database is gone (Vert.x' own default is 30 s).
+ */
+@Singleton
+public class ReactivePoolCreator implements MySQLPoolCreator {
+
+    @Inject
+    BenchConfig config;
+
+    @Override
+    public Pool create(Input input) {
+        var options = input.poolOptions()
+                .setConnectionTimeout((int) config.dbAcquireTimeout().toMillis())
+                .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
+        List<MySQLConnectOptions> targets = input.mySQLConnectOptionsList();
+        AtomicInteger next = new AtomicInteger();
+        return MySQLBuilder.pool()
+                .with(options)
+                .connectingTo(() -> Future.succeededFuture(targets.get(Math.floorMod(next.getAndIncrement(), targets.size()))))
+                .using(input.vertx())
+                .build();
+    }
+}

@@ -1,0 +1,54 @@
+package org.vtvr;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.vtvr.scenario.Mode;
+
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.lessThan;
+
+/** The delay service unreachable: every mode answers 502 within the connect timeout. */
+@QuarkusTest
+@QuarkusTestResource(EmbeddedDatabase.class)
+@TestProfile(DelayDownTest.DelayDown.class)
+class DelayDownTest {
+
+    @BeforeAll
+    static void logFailures() {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+    }
+
+    /** Nothing listens on port 1, so every delay call is refused. */
+    public static class DelayDown implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.rest-client.delay.url", "http://127.0.0.1:1");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void answers502WithinTheConnectTimeout(Mode mode) {
+        for (String path : new String[] {"io", "fanout?calls=5"}) {
+            BadInputTest.isProblem(given().when().get("/" + mode.path() + "/" + path).then(), 502)
+                    .body("detail", containsString("delay service unavailable"))
+                    .time(lessThan(1500L));
+        }
+        BadInputTest.isProblem(given().contentType("application/json")
+                .body("{\"customer\":\"c\",\"sku\":\"s\",\"quantity\":1}")
+                .when().post("/" + mode.path() + "/orders").then(), 502);
+    }
+}
