@@ -61,11 +61,11 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 # the delay service and the database
 levels() {
   case "$1" in
-    io)                echo "100,400,1000|50,400" ;;    # 400 in flight > the 200 worker threads
-    fanout)            echo "20,50,100|10,100" ;;       # x10 delay calls each
-    db)                echo "100,300,800|10,100" ;;
+    io)                echo "500,1500,2500,4000|50,400" ;;  # 2,500 > the worker ceiling of 2,000; 400 in flight > 200 threads
+    fanout)            echo "50,150,300|10,100" ;;      # x10 delay calls each
+    db)                echo "200,800,1600|10,100" ;;
     slow-query)        echo "10,20,40|10,100" ;;        # 20 connections / 0.5 s = 40 req/s for every mode
-    checkout)          echo "20,50,150|10,100" ;;
+    checkout)          echo "50,150,300|10,100" ;;
     cpu)               echo "50,200,400|2,16" ;;
     pinning*)          echo "20,100,400|10,300" ;;
     *)                 echo "50|10" ;;

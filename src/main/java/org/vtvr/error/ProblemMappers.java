@@ -69,6 +69,10 @@ public class ProblemMappers {
             if (t instanceof JsonProcessingException json) {
                 return malformedJson(json, uri);
             }
+            if (t instanceof java.util.concurrent.RejectedExecutionException) {
+                return problem(503, "overloaded", "Overloaded",
+                        "the worker pool's queue is full (quarkus.thread-pool.queue-size); retry later", uri);
+            }
             if (lostConnection(t)) {
                 Log.debugf("database unavailable: %s", e);
                 return problem(503, "database-unavailable", "Database unavailable",
