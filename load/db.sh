@@ -51,16 +51,16 @@ sql() { "$DIST/bin/mariadb" --no-defaults --protocol=socket --socket="$SOCKET" -
 start() {
   if running; then log "MariaDB already running on 127.0.0.1:$DB_PORT (pid $(cat "$PID_FILE"))"; return 0; fi
   fetch_dist
-  mkdir -p "$DB_DIR"
+  mkdir -p "$DB_DIR/tmp"   # a private tmpdir: instances sharing /tmp clash on their temporary tables
   local user_opt=(); [ "$(id -u)" = 0 ] && user_opt=(--user=root)   # mariadbd refuses to run as root otherwise
   if [ ! -d "$DB_DIR/data/mysql" ]; then
     log "initialising data directory $DB_DIR/data"
     "$DIST/scripts/mariadb-install-db" --no-defaults --basedir="$DIST" --datadir="$DB_DIR/data" \
-      "${user_opt[@]}" --auth-root-authentication-method=normal --skip-test-db >"$DB_DIR/install.log" 2>&1 \
+      --tmpdir="$DB_DIR/tmp" "${user_opt[@]}" --auth-root-authentication-method=normal --skip-test-db >"$DB_DIR/install.log" 2>&1 \
       || { cat "$DB_DIR/install.log" >&2; die "mariadb-install-db failed"; }
   fi
   # max_connections above every pool this project configures; no name resolution for 127.0.0.1 clients
-  "$DIST/bin/mariadbd" --no-defaults --basedir="$DIST" --datadir="$DB_DIR/data" "${user_opt[@]}" \
+  "$DIST/bin/mariadbd" --no-defaults --basedir="$DIST" --datadir="$DB_DIR/data" --tmpdir="$DB_DIR/tmp" "${user_opt[@]}" \
     --bind-address=127.0.0.1 --port="$DB_PORT" --socket="$SOCKET" --pid-file="$PID_FILE" \
     --max-connections=500 --skip-name-resolve \
     --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci --innodb-buffer-pool-size=256M \

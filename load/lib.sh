@@ -52,7 +52,17 @@ wait_http() {
   done
 }
 
-# free_port: prints a TCP port that is free on 127.0.0.1
+# free_port: prints a TCP port that is free on 127.0.0.1, below the kernel's range for outgoing connections
+# (32768+), so another process's connection cannot take it between this check and the server's bind
 free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+  python3 -c '
+import random, socket
+for port in random.sample(range(20000, 32768), 200):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port)); print(port); break
+    except OSError:
+        pass
+    finally:
+        s.close()'
 }
