@@ -238,14 +238,10 @@ start_app() {   # start_app LABEL
 }
 
 # vegeta_bg NAME ARGS...: starts 'vegeta attack ARGS' writing raw/NAME.bin; sets VPID. Each run binds its own
-# loopback source address (127.0.0.20, .21, ...): Vegeta binds before it connects, so a bind to 0.0.0.0 cannot
-# reuse a port still in TIME_WAIT, and the sockets an overload round or a shutdown closed would use up the
-# ephemeral ports of the next run ("bind: address already in use"). The target stays 127.0.0.1.
-LADDR_N=20
+# loopback source address (loopback_source in lib.sh).
 vegeta_bg() {
   local name="$1"; shift
-  LADDR_N=$((LADDR_N + 1))
-  "$VEGETA" attack -laddr "127.0.0.$LADDR_N" "$@" -output "$out/raw/$name.bin" 2>"$out/logs/vegeta-$name.log" &
+  "$VEGETA" attack -laddr "$(loopback_source)" "$@" -output "$out/raw/$name.bin" 2>"$out/logs/vegeta-$name.log" &
   VPID=$!; TOOL_PIDS="$TOOL_PIDS $VPID"
 }
 vegeta_wait() {   # vegeta_wait PID SECONDS [DRAIN_S]: waits; after SECONDS interrupts it (stop sending, keep

@@ -351,7 +351,7 @@ warm() {   # warm MODE: Vegeta over every chosen scenario of MODE, results disca
     vtvr_target "$APP_URL" "$m" "$s" "$tdir" >>"$tdir/targets"
   done
   "$VEGETA" attack -targets "$tdir/targets" -rate "${WARMUP_RATE:-50}/1s" -duration "$warmup" -timeout "$TIMEOUT" \
-    >"$tdir/results.bin" &
+    -laddr "$(loopback_source)" >"$tdir/results.bin" &
   TOOL_PID=$!; wait "$TOOL_PID" || true; TOOL_PID=""
   # the scrape path gets compiled too, so the samplers' scrapes cost what they will cost later
   for _ in 1 2 3; do curl -s -o /dev/null --max-time 5 "$APP_URL/q/metrics" || true; done

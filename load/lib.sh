@@ -66,3 +66,11 @@ for port in random.sample(range(20000, 32768), 200):
     finally:
         s.close()'
 }
+
+# loopback_source: prints a fresh loopback source address (127.0.0.2-251) for one Vegeta run ('-laddr'). Vegeta binds
+# before it connects; bound to 0.0.0.0 it cannot reuse a port in TIME_WAIT, so the sockets one heavy run closed would
+# use up the ephemeral ports of the next ("bind: address already in use", seen here after overload runs). Each
+# 127.0.0.x has its own port space; the target stays 127.0.0.1.
+loopback_source() {
+  echo "127.0.0.$((2 + RANDOM % 250))"
+}

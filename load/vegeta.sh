@@ -41,7 +41,7 @@ results="$work/results.bin"
 if [ -n "${OUT:-}" ]; then mkdir -p "$(dirname "$OUT")"; results="$OUT.bin"; fi
 # shellcheck disable=SC2086  # VEGETA_ARGS is a list of flags
 "$VEGETA" attack -targets "$work/targets" -rate "$rate/1s" -duration "$duration" -timeout "${TIMEOUT:-30s}" \
-  -name "$mode-$scenario-$rate" ${VEGETA_ARGS:-} >"$results"
+  -laddr "$(loopback_source)" -name "$mode-$scenario-$rate" ${VEGETA_ARGS:-} >"$results"
 [ -z "${OUT:-}" ] || "$VEGETA" report -type json <"$results" >"$OUT.json"
 echo "# vegeta $mode $scenario: $REQ_METHOD $base$REQ_PATH at $rate req/s for $duration"
 "$VEGETA" report -type text <"$results"
