@@ -68,7 +68,6 @@ here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source-path=SCRIPTDIR
 . "$here/scenarios.sh"
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
 quick=0 checks="overload,sigterm,checkout" modes="worker,virtual,reactive" duration="" out=""
 takes() { if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val="$2"; shift_by=2; fi; }

@@ -55,7 +55,6 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/scenarios.sh"
 . "$here/tools.sh"
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
 # levels SCENARIO -> "rates|concurrencies", sized for a 2-core machine that also runs the load generator,
 # the delay service and the database

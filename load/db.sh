@@ -15,7 +15,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
 [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ] || [ $# -ne 1 ] && { usage; [ $# -eq 1 ]; exit $?; }
 
 DB_PORT="${DB_PORT:-3306}"

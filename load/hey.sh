@@ -28,13 +28,12 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/scenarios.sh"
 . "$here/tools.sh"
 
-case "${1:-}" in -h|--help|"") sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; [ -n "${1:-}" ]; exit ;; esac
+case "${1:-}" in -h|--help|"") usage; [ -n "${1:-}" ]; exit ;; esac
 [ $# -ge 2 ] && [ $# -le 4 ] || die "usage: load/hey.sh MODE SCENARIO [CONCURRENCY] [DURATION] (-h for help)"
 mode="$1" scenario="$2" conc="${3:-${CONCURRENCY:-50}}" duration="${4:-${DURATION:-10s}}"
 base="${APP_URL:-http://127.0.0.1:8080}"; base="${base%/}"
 [[ "$conc" =~ ^[0-9]+$ ]] && [ "$conc" -gt 0 ] || die "CONCURRENCY must be a positive integer, got '$conc'"
-case "$base" in http://127.0.0.1[:/]*|http://localhost[:/]*|http://\[::1\][:/]*) ;;
-  *) die "APP_URL must point at this machine (127.0.0.1/localhost), got '$base'" ;; esac
+require_loopback "$base"
 
 ensure_hey; ensure_python
 vtvr_request "$mode" "$scenario" || die "see above"

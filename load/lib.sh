@@ -5,6 +5,15 @@
 VTVR_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VTVR_CACHE="${VTVR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vt-vs-reactive}"
 
+# usage: prints the calling script's header comment (every script documents its parameters there)
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+# require_loopback URL: dies unless URL points at this machine (load and failure tests target loopback only)
+require_loopback() {
+  case "$1" in http://127.0.0.1[:/]*|http://localhost[:/]*|http://\[::1\][:/]*) ;;
+    *) die "APP_URL must point at this machine (127.0.0.1/localhost), got '$1'" ;; esac
+}
+
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

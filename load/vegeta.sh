@@ -24,13 +24,12 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/scenarios.sh"
 . "$here/tools.sh"
 
-case "${1:-}" in -h|--help|"") sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; [ -n "${1:-}" ]; exit ;; esac
+case "${1:-}" in -h|--help|"") usage; [ -n "${1:-}" ]; exit ;; esac
 [ $# -ge 2 ] && [ $# -le 4 ] || die "usage: load/vegeta.sh MODE SCENARIO [RATE] [DURATION] (-h for help)"
 mode="$1" scenario="$2" rate="${3:-${RATE:-100}}" duration="${4:-${DURATION:-10s}}"
 base="${APP_URL:-http://127.0.0.1:8080}"; base="${base%/}"
 [[ "$rate" =~ ^[0-9]+$ ]] && [ "$rate" -gt 0 ] || die "RATE must be a positive integer, got '$rate'"
-case "$base" in http://127.0.0.1[:/]*|http://localhost[:/]*|http://\[::1\][:/]*) ;;
-  *) die "APP_URL must point at this machine (127.0.0.1/localhost), got '$base'" ;; esac
+require_loopback "$base"
 
 ensure_vegeta
 work="$(mktemp -d)"
