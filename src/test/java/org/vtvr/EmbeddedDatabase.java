@@ -80,11 +80,17 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
         return System.getProperty(property) != null || System.getenv(envName) != null;
     }
 
+    /** A free port below the kernel's range for outgoing connections, which could take it before MariaDB binds. */
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+        java.util.Random random = new java.util.Random();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 20000 + random.nextInt(12768);
+            try (ServerSocket socket = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // try another
+            }
         }
+        throw new IllegalStateException("no free port in 20000..32767 on 127.0.0.1");
     }
 }
