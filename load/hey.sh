@@ -28,12 +28,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/scenarios.sh"
 . "$here/tools.sh"
 
-case "${1:-}" in -h|--help|"") usage; [ -n "${1:-}" ]; exit ;; esac
-[ $# -ge 2 ] && [ $# -le 4 ] || die "usage: load/hey.sh MODE SCENARIO [CONCURRENCY] [DURATION] (-h for help)"
-mode="$1" scenario="$2" conc="${3:-${CONCURRENCY:-50}}" duration="${4:-${DURATION:-10s}}"
-base="${APP_URL:-http://127.0.0.1:8080}"; base="${base%/}"
-[[ "$conc" =~ ^[0-9]+$ ]] && [ "$conc" -gt 0 ] || die "CONCURRENCY must be a positive integer, got '$conc'"
-require_loopback "$base"
+vtvr_cli CONCURRENCY 50 "$@"
+conc="$level"
 
 ensure_hey; ensure_python
 vtvr_request "$mode" "$scenario" || die "see above"

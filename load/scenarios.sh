@@ -77,3 +77,16 @@ vtvr_target() {
   fi
   echo
 }
+
+# vtvr_cli LEVEL_NAME DEFAULT_LEVEL "$@": the shared command line of vegeta.sh and hey.sh, MODE SCENARIO [LEVEL]
+# [DURATION] (LEVEL is the rate or the concurrency, env LEVEL_NAME overrides its default). Sets mode, scenario,
+# level, duration and base (APP_URL, loopback only); prints the header on -h.
+vtvr_cli() {
+  local name="$1" default="$2"; shift 2
+  case "${1:-}" in -h|--help|"") usage; [ -n "${1:-}" ]; exit ;; esac
+  [ $# -ge 2 ] && [ $# -le 4 ] || die "usage: $0 MODE SCENARIO [$name] [DURATION] (-h for help)"
+  mode="$1" scenario="$2" level="${3:-${!name:-$default}}" duration="${4:-${DURATION:-10s}}"
+  base="${APP_URL:-http://127.0.0.1:8080}"; base="${base%/}"
+  [[ "$level" =~ ^[0-9]+$ ]] && [ "$level" -gt 0 ] || die "$name must be a positive integer, got '$level'"
+  require_loopback "$base"
+}

@@ -24,12 +24,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/scenarios.sh"
 . "$here/tools.sh"
 
-case "${1:-}" in -h|--help|"") usage; [ -n "${1:-}" ]; exit ;; esac
-[ $# -ge 2 ] && [ $# -le 4 ] || die "usage: load/vegeta.sh MODE SCENARIO [RATE] [DURATION] (-h for help)"
-mode="$1" scenario="$2" rate="${3:-${RATE:-100}}" duration="${4:-${DURATION:-10s}}"
-base="${APP_URL:-http://127.0.0.1:8080}"; base="${base%/}"
-[[ "$rate" =~ ^[0-9]+$ ]] && [ "$rate" -gt 0 ] || die "RATE must be a positive integer, got '$rate'"
-require_loopback "$base"
+vtvr_cli RATE 100 "$@"
+rate="$level"
 
 ensure_vegeta
 work="$(mktemp -d)"
