@@ -143,6 +143,9 @@ millis() {  # millis GO_DURATION -> whole milliseconds (5s, 1.5s, 500ms, 2m)
 dur_ms="$(millis "$duration")" || die "--duration must be a Go duration like 5s or 1m, got '$duration'"
 warm_ms="$(millis "$warmup")" || die "--warmup must be a Go duration like 10s, got '$warmup'"
 dur_s="$((dur_ms / 1000)).$(printf '%03d' $((dur_ms % 1000)))"
+timeout_ms="$(millis "$TIMEOUT")" || die "TIMEOUT must be a Go duration like 10s, got '$TIMEOUT'"
+[ "$TIMEOUT_S" -ge 1 ] 2>/dev/null || die "TIMEOUT_S must be whole seconds, got '$TIMEOUT_S'"
+step_limit_s=$(( (dur_ms + (timeout_ms > TIMEOUT_S * 1000 ? timeout_ms : TIMEOUT_S * 1000)) / 1000 + 30 ))
 
 for s in ${scenarios//,/ }; do [[ " $VTVR_SCENARIOS " == *" $s "* ]] || die "unknown scenario '$s' (one of: $VTVR_SCENARIOS)"; done
 for m in ${modes//,/ }; do [[ " $VTVR_MODES " == *" $m "* ]] || die "unknown mode '$m' (one of: $VTVR_MODES)"; done
@@ -349,7 +352,7 @@ warm() {   # warm MODE: Vegeta over every chosen scenario of MODE, results disca
     [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
     vtvr_target "$APP_URL" "$m" "$s" "$tdir" >>"$tdir/targets"
   done
-  "$VEGETA" attack -targets "$tdir/targets" -rate "${WARMUP_RATE:-50}/1s" -duration "$warmup" -timeout "$TIMEOUT" \
+  timeout -k 5 $((warm_ms / 1000 + step_limit_s)) "$VEGETA" attack -targets "$tdir/targets" -rate "${WARMUP_RATE:-50}/1s" -duration "$warmup" -timeout "$TIMEOUT" \
     -laddr "$(loopback_source)" >"$tdir/results.bin" &
   TOOL_PID=$!; wait "$TOOL_PID" || true; TOOL_PID=""
   # the scrape path gets compiled too, so the samplers' scrapes cost what they will cost later
@@ -379,13 +382,11 @@ JSON
     --metrics "$APP_URL/q/metrics" --metrics-interval "${METRICS_INTERVAL:-0.5}" &
   SAMPLER_PID=$!
   t0=$(date +%s%3N)
-  if [ "$tool" = vegeta ]; then
-    OUT="$dir/results" "$here/vegeta.sh" "$m" "$s" "$lv" "$duration" >"$dir/stdout.txt" 2>&1 &
-  else
-    OUT="$dir/results" "$here/hey.sh" "$m" "$s" "$lv" "$duration" >"$dir/stdout.txt" 2>&1 &
-  fi
+  # both tools stop by themselves after the step plus their request timeout; 'timeout' makes sure of it
+  OUT="$dir/results" timeout -k 5 "$step_limit_s" "$here/$tool.sh" "$m" "$s" "$lv" "$duration" >"$dir/stdout.txt" 2>&1 &
   TOOL_PID=$!; wait "$TOOL_PID" || rc=$?; TOOL_PID=""
-  kill -TERM "$SAMPLER_PID" 2>/dev/null || true; wait "$SAMPLER_PID" 2>/dev/null || true; SAMPLER_PID=""
+  [ "$rc" != 124 ] || echo "stopped after $step_limit_s s: the load tool did not end by itself" >>"$dir/stdout.txt"
+  stop_pid "$SAMPLER_PID" sampler 5; SAMPLER_PID=""
   curl -s --max-time 5 -o "$dir/metrics-after.prom" "$APP_URL/q/metrics" || true
   measured_ms=$((measured_ms + $(date +%s%3N) - t0))
   local line st=0

@@ -163,9 +163,11 @@ def main():
     ap.add_argument("--metrics-interval", type=float, default=0.5)
     args = ap.parse_args()
 
-    stopping = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
-    signal.signal(signal.SIGINT, lambda *_: stopping.set())
+    # The handler only flips a flag: anything that takes a lock (Event.set) can deadlock when the signal lands
+    # while the main thread holds that very lock (CI once hung here for 80 minutes)
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
     scraper = None
     if args.metrics:
         scraper = Scraper(args.pid, args.metrics, args.metrics_interval)
@@ -181,9 +183,9 @@ def main():
                 if m is not None:
                     row["metrics"] = m
             out.write(json.dumps(row) + "\n")
-            if stopping.is_set():
+            if stopping:
                 break
-            stopping.wait(args.interval)
+            time.sleep(args.interval)
     return 0
 
 
