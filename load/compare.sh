@@ -32,7 +32,9 @@
 #   APP_JAVA_OPTS         JVM flags of the app, e.g. "-Xmx512m -XX:+UseParallelGC"   [none: JVM defaults,
 #                         max heap = 1/4 of RAM; all modes get the same flags]
 #   DELAY_JAVA_OPTS       JVM flags of the delay service                          [none]
-#   WARMUP_RATE           warm-up rate in req/s, spread over the scenarios        [50]
+#   WARMUP_SCALE          warm-up peak per scenario, in % of its lowest default rate (levels) [100]
+#   WARMUP_JIT_PCT, WARMUP_MAX  after the ramp the warm-up goes on while the JIT threads use more than this % of
+#                         one core, up to WARMUP_MAX seconds in all             [5, 45; --quick: no extension]
 #   TIMEOUT / TIMEOUT_S   Vegeta request timeout (Go duration) / hey timeout (s)  [10s / 10]
 #   SETTLE                whole seconds of rest between steps                    [0]
 #   METRICS_INTERVAL      seconds between /q/metrics scrapes during a step (their CPU is left out of
@@ -124,7 +126,8 @@ case "$experiment" in
   E8|e8) scenarios=pinning,pinning-reentrant; modes=virtual,worker; export DELAY=100; rates=20,100,400; conc=10,300 ;;
   *) die "unknown experiment '$experiment' (E1 .. E8)" ;;
 esac
-if [ "$quick" = 1 ]; then duration=1s; warmup=1s; : "${reuse:=1}"; fi
+WARMUP_MAX="${WARMUP_MAX:-45}"
+if [ "$quick" = 1 ]; then duration=1s; warmup=1s; WARMUP_MAX=0; : "${reuse:=1}"; fi
 reuse="${reuse:-0}"
 [ -z "$o_scen" ] || scenarios="$o_scen"
 [ -z "$o_modes" ] || modes="$o_modes"
@@ -136,6 +139,9 @@ reuse="${reuse:-0}"
 [ -z "$o_delay" ] || export DELAY="$o_delay"
 export DELAY="${DELAY:-100}"
 settle="${SETTLE:-0}"
+[[ "$WARMUP_MAX" =~ ^[0-9]+$ ]] || die "WARMUP_MAX is whole seconds, got '$WARMUP_MAX'"
+WARMUP_SCALE="${WARMUP_SCALE:-100}" WARMUP_JIT_PCT="${WARMUP_JIT_PCT:-5}"
+[[ "$WARMUP_SCALE" =~ ^[1-9][0-9]*$ ]] || die "WARMUP_SCALE is a positive whole percentage, got '$WARMUP_SCALE'"
 ensure_python
 millis() {  # millis GO_DURATION -> whole milliseconds (5s, 1.5s, 500ms, 2m)
   "$PYTHON" -c 'import sys,re; m=re.fullmatch(r"([\d.]+)(ms|s|m|h)?", sys.argv[1]); print(round(float(m.group(1))*{"ms":1,"s":1e3,"m":6e4,"h":3.6e6,None:1e3}[m.group(2)])) if m else sys.exit(1)' "$1"
@@ -345,22 +351,52 @@ smoke() {
   done
 }
 
-warm() {   # warm MODE: Vegeta over every chosen scenario of MODE, results discarded
-  local m="$1" s tdir="$out/logs/warmup-$1"
-  mkdir -p "$tdir"; : >"$tdir/targets"
+# warm MODE: every chosen scenario of MODE at once, each at the lowest rate of its default sweep (levels), ramped
+# 1/4 -> 1/2 -> full over --warmup, then at full rate in 3 s rounds while the JIT compiler threads still use more
+# than WARMUP_JIT_PCT % of one core, up to WARMUP_MAX s in all; results discarded. Without it, JIT compilation was
+# 40-57 % of the app's CPU in the first measured steps and a cold app hit at 1,000 req/s queued for seconds
+# (README "Warm-up").
+warm() {
+  local m="$1" s tdir="$out/logs/warmup-$1" round=0 t0=$SECONDS jit_pct="" j0 j1 w0
+  mkdir -p "$tdir"
   for s in ${scenarios//,/ }; do
     [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
-    vtvr_target "$APP_URL" "$m" "$s" "$tdir" >>"$tdir/targets"
+    vtvr_target "$APP_URL" "$m" "$s" "$tdir" >"$tdir/$s.targets"
   done
-  timeout -k 5 $((warm_ms / 1000 + step_limit_s)) "$VEGETA" attack -targets "$tdir/targets" -rate "${WARMUP_RATE:-50}/1s" -duration "$warmup" -timeout "$TIMEOUT" \
-    -laddr "$(loopback_source)" >"$tdir/results.bin" &
+  warm_round() {   # warm_round DIVISOR MS: every scenario at 1/DIVISOR of its warm-up rate for MS ms, at once
+    local t s lowest rate
+    for t in "$tdir"/*.targets; do
+      s="$(basename "$t" .targets)"; lowest="$(levels "$s")"; lowest="${lowest%%[,|]*}"
+      rate=$((lowest * WARMUP_SCALE / 100 / $1)); [ "$rate" -ge 1 ] || rate=1
+      timeout -k 5 $(($2 / 1000 + step_limit_s)) "$VEGETA" attack -targets "$t" -rate "$rate/1s" -duration "${2}ms" \
+        -timeout "$TIMEOUT" -laddr "$(loopback_source)" >"$tdir/$s-$round.bin" &
+      round=$((round + 1))
+    done
+    wait
+  }
+  # a native binary has no JIT threads: its first round measures 0 and ends the warm-up
+  jit_ms() { "$PYTHON" "$here/sample.py" --pid "$APP_PID" --once | "$PYTHON" -c 'import json,sys; print(int(json.load(sys.stdin)["jit_ms"]))'; }
+  # sampled like a step, so the metrics scrape path gets compiled during the warm-up too
+  "$PYTHON" "$here/sample.py" --pid "$APP_PID" --out "$tdir/samples.jsonl" --interval 0.25 \
+    --metrics "$APP_URL/q/metrics" --metrics-interval "${METRICS_INTERVAL:-0.5}" &
+  SAMPLER_PID=$!
+  (
+    warm_round 4 $((warm_ms / 3)); warm_round 2 $((warm_ms / 3)); warm_round 1 $((warm_ms / 3))
+  ) &
   TOOL_PID=$!; wait "$TOOL_PID" || true; TOOL_PID=""
-  # the scrape path gets compiled too, so the samplers' scrapes cost what they will cost later
-  for _ in 1 2 3; do curl -s -o /dev/null --max-time 5 "$APP_URL/q/metrics" || true; done
+  round=100
+  while [ $((SECONDS - t0 + 3)) -le "$WARMUP_MAX" ]; do
+    j0="$(jit_ms)"; w0=$(date +%s%3N)
+    ( warm_round 1 3000 ) & TOOL_PID=$!; wait "$TOOL_PID" || true; TOOL_PID=""
+    j1="$(jit_ms)"; jit_pct=$(( (j1 - j0) * 100 / ($(date +%s%3N) - w0) ))
+    [ "$jit_pct" -gt "$WARMUP_JIT_PCT" ] || break
+    round=$((round + 10))
+  done
+  stop_pid "$SAMPLER_PID" sampler 5; SAMPLER_PID=""
   local summary
-  summary="$("$VEGETA" report -type json <"$tdir/results.bin" | "$PYTHON" -c 'import json,sys; r=json.load(sys.stdin); print("{} requests, {:.1f}% ok, status {}".format(r["requests"], 100*r["success"], r["status_codes"])); sys.exit(r["success"] < 1)')" \
+  summary="$("$VEGETA" report -type json "$tdir"/*.bin | "$PYTHON" -c 'import json,sys; r=json.load(sys.stdin); print("{} requests, {:.1f}% ok, status {}".format(r["requests"], 100*r["success"], r["status_codes"])); sys.exit(r["success"] < 1)')" \
     || { log "warm-up $m: ${summary:-no results}"; return 1; }
-  log "warm-up $m ($warmup at ${WARMUP_RATE:-50} req/s): $summary"
+  log "warm-up $m: $((SECONDS - t0)) s${jit_pct:+ (JIT at $jit_pct % of a core in the last 3 s)}, $summary"
 }
 
 json_str() { local v="${1//\\/\\\\}"; printf '"%s"' "${v//\"/\\\"}"; }

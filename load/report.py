@@ -46,7 +46,8 @@ WORKER_POOL = None  # set in main(), after the helpers exist
 FIELDS = [
     "scenario", "params", "mode", "tool", "load_kind", "load", "duration_s", "requests", "send_rps",
     "achieved_rps", "success_pct", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms", "mean_ms",
-    "cpu_ms_per_req", "cpu_pct", "rss_peak_mib", "threads_peak", "heap_peak_mib", "pinned_events",
+    "cpu_ms_per_req", "cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "threads_peak", "heap_peak_mib",
+    "pinned_events",
     "db_pool_active_peak", "db_pool_awaiting_peak", "worker_pool_active_peak", "worker_pool_queue_peak",
     "worker_ceiling_rps", "status_codes", "errors", "flags", "step",
 ]
@@ -167,6 +168,12 @@ def resource_figures(step):
         wall = samples[-1]["t"] - samples[0]["t"]
         res["cpu_ms"] = cpu
         res["cpu_pct"] = 100.0 * cpu / (wall * 1000.0) if wall > 0 else None
+    # JIT compiler and GC threads' share of the step's CPU (sampled at the step's ends only)
+    ends = [s for s in samples if s.get("jit_ms") is not None]
+    res["jit_pct"] = res["gc_pct"] = None
+    if len(ends) >= 2 and res["cpu_ms"]:
+        res["jit_pct"] = 100.0 * (ends[-1]["jit_ms"] - ends[0]["jit_ms"]) / res["cpu_ms"]
+        res["gc_pct"] = 100.0 * (ends[-1]["gc_ms"] - ends[0]["gc_ms"]) / res["cpu_ms"]
     rss = [s["rss_kb"] for s in samples if s.get("rss_kb")]
     thr = [s["threads"] for s in samples if s.get("threads")]
     res["rss_peak_mib"] = max(rss) / 1024.0 if rss else None
@@ -266,8 +273,7 @@ def step_row(step):
     res = resource_figures(step)
     if res["cpu_ms"] is not None and ok:
         row["cpu_ms_per_req"] = rnd(res["cpu_ms"] / ok, 3)
-    row["cpu_pct"] = rnd(res["cpu_pct"])
-    for k in ("rss_peak_mib", "heap_peak_mib"):
+    for k in ("cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "heap_peak_mib"):
         row[k] = rnd(res[k])
     for k in ("threads_peak", "pinned_events", "db_pool_active_peak", "db_pool_awaiting_peak",
               "worker_pool_active_peak", "worker_pool_queue_peak"):
@@ -286,7 +292,8 @@ def one_line(row):
     unit = "req/s" if row["load_kind"] == "rate" else "in flight"
     s = (f"{row['tool']:6} {row['scenario']} {row['mode']} {fmt(row['load'])} {unit}: "
          f"{fmt(row['achieved_rps'])} ok/s, {fmt(row['success_pct'], 2)}% ok, p50 {fmt(row['p50_ms'])} ms, "
-         f"p99 {fmt(row['p99_ms'])} ms, {fmt(row['cpu_ms_per_req'], 3)} CPU-ms/req, "
+         f"p99 {fmt(row['p99_ms'])} ms, {fmt(row['cpu_ms_per_req'], 3)} CPU-ms/req "
+         f"(JIT {fmt(row['jit_pct'], 0)}%, GC {fmt(row['gc_pct'], 0)}%), "
          f"{fmt(row['threads_peak'])} threads, RSS {fmt(row['rss_peak_mib'])} MiB")
     if row["pinned_events"]:
         s += f", {row['pinned_events']} pinned"

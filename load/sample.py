@@ -2,13 +2,15 @@
 """Samples one server process while a load step runs; started and stopped by compare.sh.
 
 Usage: load/sample.py --pid PID --out FILE [--interval 0.25] [--metrics URL] [--metrics-interval 0.5]
+       load/sample.py --pid PID --once       (one sample with the JIT/GC split, to stdout)
 
 Every INTERVAL seconds it appends a JSON line to FILE with the process's CPU time (utime+stime from
 /proc/PID/stat, in ms), resident memory (VmRSS) and live OS threads (Threads, from /proc/PID/status; for a
 JVM these are platform threads: carriers, event loops, workers, GC, JIT). Every METRICS_INTERVAL seconds it
 also reads METRICS_URL (Prometheus text) and records the JVM heap in use and the connection-pool and worker
-pool gauges; the CPU the server spent answering those scrapes is summed in scrape_cpu_ms so that the CPU per
-request can leave it out. It writes a last sample and exits on SIGTERM/SIGINT, or when the process is gone.
+pool gauges. The first and the last sample also split out the CPU of the JIT compiler threads and of the
+garbage-collector threads (jit_ms, gc_ms, from /proc/PID/task/*/stat). The CPU the server spent answering
+the scrapes is summed in scrape_cpu_ms so that the CPU per request can leave it out. It writes a last sample and exits on SIGTERM/SIGINT, or when the process is gone.
 Standard library only; Linux only (/proc).
 """
 import argparse
@@ -37,6 +39,30 @@ def proc_sample(pid):
             elif line.startswith("Threads:"):
                 threads = int(line.split()[1])
     return {"cpu_ms": cpu_ms, "rss_kb": rss_kb, "threads": threads}
+
+
+# HotSpot thread names (/proc/PID/task/TID/comm, cut at 15 characters) of the JIT compilers and of the collectors
+JIT_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
+GC_THREADS = ("GC Thread", "G1 ", "ZWorker", "ZDriver", "ZDirector", "Shenandoah", "VM Periodic")
+
+
+def thread_cpu(pid):
+    """CPU ms of the process's JIT compiler threads and garbage-collector threads (utime+stime per task)."""
+    jit = gc = 0.0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read()
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # the thread ended meanwhile
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        ms = (int(fields[11]) + int(fields[12])) * 1000.0 / CLK_TCK
+        if name.startswith(JIT_THREADS):
+            jit += ms
+        elif name.startswith(GC_THREADS):
+            gc += ms
+    return {"jit_ms": jit, "gc_ms": gc}
 
 
 def parse_prometheus(text):
@@ -157,11 +183,17 @@ class Scraper(threading.Thread):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pid", type=int, required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
     ap.add_argument("--interval", type=float, default=0.25)
     ap.add_argument("--metrics", default=None, help="Prometheus URL, e.g. http://127.0.0.1:8080/q/metrics")
     ap.add_argument("--metrics-interval", type=float, default=0.5)
+    ap.add_argument("--once", action="store_true", help="print one JSON sample (with jit_ms, gc_ms) and exit")
     args = ap.parse_args()
+    if args.once:
+        print(json.dumps({**proc_sample(args.pid), **thread_cpu(args.pid)}))
+        return 0
+    if not args.out:
+        ap.error("--out is needed (or --once)")
 
     # The handler only flips a flag: anything that takes a lock (Event.set) can deadlock when the signal lands
     # while the main thread holds that very lock (CI once hung here for 80 minutes)
@@ -172,12 +204,16 @@ def main():
     if args.metrics:
         scraper = Scraper(args.pid, args.metrics, args.metrics_interval)
         scraper.start()
+    first = True
     with open(args.out, "a", buffering=1) as out:
         while True:
             try:
                 row = {"t": time.time(), **proc_sample(args.pid)}
             except (FileNotFoundError, ProcessLookupError, ValueError):
                 break
+            if first or stopping:   # the per-thread split is read at both ends only: it reads every thread
+                row.update(thread_cpu(args.pid))
+                first = False
             if scraper:
                 m, row["scrape_cpu_ms"] = scraper.take()
                 if m is not None:
