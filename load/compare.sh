@@ -16,6 +16,8 @@
 #   --warmup D            Vegeta warm-up over all chosen scenarios per mode, discarded [10s; --quick 1s]
 #   --delay MS            DELAY of io, fanout, checkout, pinning                 [100]
 #   --out DIR             where results go                                       [load/results/<timestamp>]
+#   --runs N              the whole run N times (DIR/run-1 ..), then DIR/summary.* and report.html hold each
+#                         figure's median over the runs, p99 also as min-max                       [1]
 #   --reuse               one app and one delay service for all modes (faster; --quick implies it)
 #   --fresh               a fresh app and delay service per mode (the default, undoes --quick's --reuse)
 #   --native              run target/*-runner (build it with ./mvnw package -Dnative) instead of the JVM jar
@@ -29,13 +31,17 @@
 #                         [8080, 8081]
 #   DB_PORT               embedded MariaDB port (load/db.sh); reused when load/db.sh already runs it [3306]
 #   QUARKUS_DATASOURCE_JDBC_URL, QUARKUS_DATASOURCE_REACTIVE_URL  use this database; no load/db.sh then
-#   APP_JAVA_OPTS         JVM flags of the app, e.g. "-Xmx512m -XX:+UseParallelGC"   [none: JVM defaults,
-#                         max heap = 1/4 of RAM; all modes get the same flags]
+#   APP_JAVA_OPTS         JVM flags of the app; all modes get the same flags    [-XX:+UseParallelGC: on 2 cores
+#                         it cut CPU per request 6-12 % and RSS 17 % against the default G1 (README "Tuning");
+#                         max heap = 1/4 of RAM; set APP_JAVA_OPTS="" for the JVM's defaults]
 #   DELAY_JAVA_OPTS       JVM flags of the delay service                          [none]
 #   WARMUP_SCALE          warm-up peak per scenario, in % of its lowest default rate (levels) [100]
 #   WARMUP_JIT_PCT, WARMUP_MAX  after the ramp the warm-up goes on while the JIT threads use more than this % of
 #                         one core, up to WARMUP_MAX seconds in all             [5, 45; --quick: no extension]
 #   TIMEOUT / TIMEOUT_S   Vegeta request timeout (Go duration) / hey timeout (s)  [10s / 10]
+#   RAMP_IN               each Vegeta step sends RAMP_IN + --duration; the latency percentiles leave out the
+#                         requests sent in the first RAMP_IN (a fresh Vegeta process opening all its
+#                         connections at a new rate); their errors still count (Go duration) [1s; --quick 0s]
 #   SETTLE                whole seconds of rest between steps                    [0]
 #   METRICS_INTERVAL      seconds between /q/metrics scrapes during a step (their CPU is left out of
 #                         CPU ms/req)                                            [0.5]
@@ -74,7 +80,7 @@ levels() {
 }
 
 # ---------------------------------------------------------------------------------------------- options
-quick=0 dry=0 reuse="" native=0 rebuild=0 nobuild=0 experiment="" out="" app_url_ext="" app_pid_ext=""
+quick=0 dry=0 runs=1 reuse="" native=0 rebuild=0 nobuild=0 experiment="" out="" app_url_ext="" app_pid_ext=""
 o_scen="" o_modes="" o_rates="" o_conc="" o_tools="" o_dur="" o_warm="" o_delay=""
 args=("$@")
 # takes "$@": the option's value, from "--opt=value" or from the next argument
@@ -101,6 +107,7 @@ while [ $# -gt 0 ]; do
     --warmup) takes "$@"; o_warm="$val" ;;
     --delay) takes "$@"; o_delay="$val" ;;
     --out) takes "$@"; out="$val" ;;
+    --runs) takes "$@"; runs="$val" ;;
     --app-url) takes "$@"; app_url_ext="$val" ;;
     --app-pid) takes "$@"; app_pid_ext="$val" ;;
     *) die "unknown option '$opt' (load/compare.sh -h lists them)" ;;
@@ -127,6 +134,7 @@ case "$experiment" in
   *) die "unknown experiment '$experiment' (E1 .. E8)" ;;
 esac
 WARMUP_MAX="${WARMUP_MAX:-45}"
+RAMP_IN="${RAMP_IN:-$([ "$quick" = 1 ] && echo 0s || echo 1s)}"
 if [ "$quick" = 1 ]; then duration=1s; warmup=1s; WARMUP_MAX=0; : "${reuse:=1}"; fi
 reuse="${reuse:-0}"
 [ -z "$o_scen" ] || scenarios="$o_scen"
@@ -139,6 +147,7 @@ reuse="${reuse:-0}"
 [ -z "$o_delay" ] || export DELAY="$o_delay"
 export DELAY="${DELAY:-100}"
 settle="${SETTLE:-0}"
+APP_JAVA_OPTS="${APP_JAVA_OPTS--XX:+UseParallelGC}"
 [[ "$WARMUP_MAX" =~ ^[0-9]+$ ]] || die "WARMUP_MAX is whole seconds, got '$WARMUP_MAX'"
 WARMUP_SCALE="${WARMUP_SCALE:-100}" WARMUP_JIT_PCT="${WARMUP_JIT_PCT:-5}"
 [[ "$WARMUP_SCALE" =~ ^[1-9][0-9]*$ ]] || die "WARMUP_SCALE is a positive whole percentage, got '$WARMUP_SCALE'"
@@ -148,10 +157,12 @@ millis() {  # millis GO_DURATION -> whole milliseconds (5s, 1.5s, 500ms, 2m)
 }
 dur_ms="$(millis "$duration")" || die "--duration must be a Go duration like 5s or 1m, got '$duration'"
 warm_ms="$(millis "$warmup")" || die "--warmup must be a Go duration like 10s, got '$warmup'"
+warm_est_ms=$((warm_ms > WARMUP_MAX * 1000 ? warm_ms : WARMUP_MAX * 1000))   # for the time estimates: the bound
 dur_s="$((dur_ms / 1000)).$(printf '%03d' $((dur_ms % 1000)))"
+ramp_ms="$(millis "$RAMP_IN")" || die "RAMP_IN must be a Go duration like 1s or 0s, got '$RAMP_IN'"
 timeout_ms="$(millis "$TIMEOUT")" || die "TIMEOUT must be a Go duration like 10s, got '$TIMEOUT'"
 [ "$TIMEOUT_S" -ge 1 ] 2>/dev/null || die "TIMEOUT_S must be whole seconds, got '$TIMEOUT_S'"
-step_limit_s=$(( (dur_ms + (timeout_ms > TIMEOUT_S * 1000 ? timeout_ms : TIMEOUT_S * 1000)) / 1000 + 30 ))
+step_limit_s=$(( (ramp_ms + dur_ms + (timeout_ms > TIMEOUT_S * 1000 ? timeout_ms : TIMEOUT_S * 1000)) / 1000 + 30 ))
 
 for s in ${scenarios//,/ }; do [[ " $VTVR_SCENARIOS " == *" $s "* ]] || die "unknown scenario '$s' (one of: $VTVR_SCENARIOS)"; done
 for m in ${modes//,/ }; do [[ " $VTVR_MODES " == *" $m "* ]] || die "unknown mode '$m' (one of: $VTVR_MODES)"; done
@@ -176,7 +187,26 @@ plan_modes="${plan_modes# }"
 if [ "$dry" = 1 ]; then
   printf '%s\n' "${plan[@]}" | nl -w3 -s'. '
   n_modes=$(wc -w <<<"$plan_modes"); starts=$([ "$reuse" = 1 ] && echo 1 || echo "$n_modes")
-  echo "$total steps of $duration, warm-up $warmup per mode, $starts app start(s): about $(((total * (dur_ms + 1000 + settle * 1000) + starts * 15000 + n_modes * (warm_ms + 2000)) / 1000)) s"
+  echo "$total steps of $duration, warm-up $warmup per mode, $starts app start(s): about $(((total * (dur_ms + ramp_ms + 1000 + settle * 1000) + starts * 15000 + n_modes * (warm_est_ms + 2000)) / 1000)) s at most"
+  exit 0
+fi
+
+if [ "$runs" != 1 ]; then   # N complete runs, one after another, then the medians
+  [[ "$runs" =~ ^[1-9][0-9]?$ ]] || die "--runs takes 1 to 99, got '$runs'"
+  out="${out:-$VTVR_ROOT/load/results/$(date +%Y%m%d-%H%M%S)}"
+  mkdir -p "$out"; out="$(cd "$out" && pwd)"
+  once=()   # the arguments without --runs and --out
+  for ((k = 0; k < ${#args[@]}; k++)); do
+    case "${args[$k]}" in --runs|--out) k=$((k + 1)) ;; --runs=*|--out=*) ;; *) once+=("${args[$k]}") ;; esac
+  done
+  for k in $(seq 1 "$runs"); do
+    log "run $k of $runs -> $out/run-$k"
+    "$0" "${once[@]}" --out "$out/run-$k" || log "run $k ended with an error; its steps still count"
+  done
+  done_runs=(); for k in $(seq 1 "$runs"); do [ ! -f "$out/run-$k/summary.json" ] || done_runs+=("$out/run-$k"); done
+  [ "${#done_runs[@]}" -gt 0 ] || die "no run finished"
+  "$PYTHON" "$here/report.py" median "$out" "${done_runs[@]}" >&2
+  log "medians of ${#done_runs[@]} runs: $out/report.html"
   exit 0
 fi
 
@@ -223,6 +253,7 @@ if [ "$external" = 1 ]; then
 fi
 
 out="${out:-$VTVR_ROOT/load/results/$(date +%Y%m%d-%H%M%S)}"
+[ -z "$(ls -A "$out/steps" 2>/dev/null)" ] || die "$out already holds a run (steps/); choose another --out"
 mkdir -p "$out/steps" "$out/logs"
 out="$(cd "$out" && pwd)"
 log "results -> $out"
@@ -409,7 +440,7 @@ run_step() {   # run_step INDEX MODE SCENARIO TOOL LEVEL
   vtvr_request "$m" "$s"
   cat >"$dir/meta.json" <<JSON
 {"index": $i, "scenario": "$s", "mode": "$m", "tool": "$tool", "load_kind": "$([ "$tool" = vegeta ] && echo rate || echo concurrency)",
- "load": $lv, "duration": "$duration", "duration_s": $dur_s, "params": $(json_str "$(vtvr_params "$s")"),
+ "load": $lv, "duration": "$duration", "duration_s": $dur_s, "ramp_in_s": $([ "$tool" = vegeta ] && echo "$((ramp_ms / 1000)).$(printf '%03d' $((ramp_ms % 1000)))" || echo 0), "params": $(json_str "$(vtvr_params "$s")"),
  "method": "$REQ_METHOD", "url": $(json_str "$APP_URL$REQ_PATH"), "expected_status": $REQ_STATUS,
  "app_pid": $APP_PID, "started": "$(date -u +%FT%TZ)"}
 JSON
@@ -419,7 +450,8 @@ JSON
   SAMPLER_PID=$!
   t0=$(date +%s%3N)
   # both tools stop by themselves after the step plus their request timeout; 'timeout' makes sure of it
-  OUT="$dir/results" timeout -k 5 "$step_limit_s" "$here/$tool.sh" "$m" "$s" "$lv" "$duration" >"$dir/stdout.txt" 2>&1 &
+  local sent="$duration"; [ "$tool" != vegeta ] || sent="$((ramp_ms + dur_ms))ms"
+  OUT="$dir/results" timeout -k 5 "$step_limit_s" "$here/$tool.sh" "$m" "$s" "$lv" "$sent" >"$dir/stdout.txt" 2>&1 &
   TOOL_PID=$!; wait "$TOOL_PID" || rc=$?; TOOL_PID=""
   [ "$rc" != 124 ] || echo "stopped after $step_limit_s s: the load tool did not end by itself" >>"$dir/stdout.txt"
   stop_pid "$SAMPLER_PID" sampler 5; SAMPLER_PID=""
@@ -472,7 +504,7 @@ eta() {   # eta INDEX MODE -> seconds left, from the measured cost per step so f
   if [ "$reuse" = 0 ]; then
     for p in "${plan[@]:$(($1 - 1))}"; do [[ "$seen" == *" ${p%% *} "* ]] || { seen="$seen${p%% *} "; restarts=$((restarts + 1)); }; done
   fi
-  echo $(((left * (dur_ms + overhead_ms + settle * 1000) + restarts * (startup_s * 1000 + warm_ms + 2000)) / 1000))
+  echo $(((left * (dur_ms + ramp_ms + overhead_ms + settle * 1000) + restarts * (startup_s * 1000 + warm_est_ms + 2000)) / 1000))
 }
 
 # ---------------------------------------------------------------------------------------------- run

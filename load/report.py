@@ -3,6 +3,8 @@
 
 Usage:
   load/report.py build RUN_DIR             summaries and the HTML report for RUN_DIR/steps/*
+  load/report.py median OUT RUN_DIR...     the same files in OUT from several runs: per step the median of each
+                                           figure over the runs (p99 also as min-max), flags with their counts
   load/report.py step STEP_DIR             one line about one finished step (compare.sh prints it);
                                            exit 3 when the step saw errors
   load/report.py hey-summary FILE.csv      a short summary of a hey CSV (load/hey.sh prints it)
@@ -19,6 +21,7 @@ import html
 import io
 import json
 import math
+import statistics
 import os
 import platform
 import re
@@ -45,12 +48,14 @@ WORKER_POOL = None  # set in main(), after the helpers exist
 
 FIELDS = [
     "scenario", "params", "mode", "tool", "load_kind", "load", "duration_s", "requests", "send_rps",
-    "achieved_rps", "success_pct", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms", "mean_ms",
+    "achieved_rps", "success_pct", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "p99_all_ms", "max_ms", "mean_ms",
     "cpu_ms_per_req", "cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "threads_peak", "heap_peak_mib",
     "pinned_events",
     "db_pool_active_peak", "db_pool_awaiting_peak", "worker_pool_active_peak", "worker_pool_queue_peak",
-    "worker_ceiling_rps", "status_codes", "errors", "flags", "step",
+    "worker_ceiling_rps", "status_codes", "errors", "flags", "step", "runs", "p99_range_ms",
 ]
+TEXT_FIELDS = {"scenario", "params", "mode", "tool", "load_kind", "status_codes", "errors", "flags", "step",
+               "runs", "p99_range_ms"}
 
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -111,8 +116,10 @@ def parse_duration_s(s):
 
 
 # ---------------------------------------------------------------------------------------------- one step
-def vegeta_latencies(step):
-    """-> (sorted latencies in ms, status counts, first errors) from results.bin, or None without vegeta."""
+def vegeta_latencies(step, ramp_in_s=0.0):
+    """-> (sorted latencies in ms of the requests sent after the first RAMP_IN_S seconds, sorted latencies of all
+    requests, status counts, errors) from results.bin, or None without vegeta. Status counts and errors cover
+    every request."""
     binf, vb = os.path.join(step, "results.bin"), vegeta_bin()
     if not (vb and os.path.exists(binf)):
         return None
@@ -120,16 +127,16 @@ def vegeta_latencies(step):
         out = subprocess.run([vb, "encode", "-to", "csv"], stdin=f, capture_output=True, check=False)
     if out.returncode != 0:
         return None
-    lats, codes, errors = [], {}, {}
+    sent, codes, errors = [], {}, {}
     for row in csv.reader(io.StringIO(out.stdout.decode("utf-8", "replace"))):
         if len(row) < 6:
             continue
-        lats.append(int(row[2]) / 1e6)
+        sent.append((int(row[0]), int(row[2]) / 1e6))
         codes[row[1]] = codes.get(row[1], 0) + 1
         if row[5]:
             errors[row[5]] = errors.get(row[5], 0) + 1
-    lats.sort()
-    return lats, codes, errors
+    start = min((t for t, _ in sent), default=0) + ramp_in_s * 1e9
+    return sorted(l for t, l in sent if t >= start), sorted(l for _, l in sent), codes, errors
 
 
 def hey_rows(path):
@@ -212,7 +219,7 @@ def step_row(step):
         if rep is None:
             row["flags"] = "NO_RESULTS"
             return row
-        raw = vegeta_latencies(step)
+        raw = vegeta_latencies(step, float(meta.get("ramp_in_s") or 0))
         n = rep.get("requests", 0)
         row["requests"] = n
         row["send_rps"] = rnd(rep.get("rate"))
@@ -221,9 +228,10 @@ def step_row(step):
         ok = round(rep.get("success", 0) * n)
         lat = rep.get("latencies", {})
         if raw:
-            lats, codes, errs = raw
+            lats, all_lats, codes, errs = raw
             for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
                 row[key] = rnd(percentile(lats, p), 2)
+            row["p99_all_ms"] = rnd(percentile(all_lats, 99), 2)
             row["max_ms"] = rnd(lats[-1], 2) if lats else None
             row["mean_ms"] = rnd(sum(lats) / len(lats), 2) if lats else None
         else:
@@ -487,8 +495,8 @@ def write_csv_json(run, rows):
 
 MD_COLS = [("mode", "mode"), ("tool", "tool"), ("load", "load"), ("achieved_rps", "ok req/s"),
            ("success_pct", "ok %"), ("p50_ms", "p50 ms"), ("p90_ms", "p90 ms"), ("p99_ms", "p99 ms"),
-           ("p999_ms", "p99.9 ms"), ("max_ms", "max ms"), ("cpu_ms_per_req", "CPU ms/req"),
-           ("rss_peak_mib", "RSS MiB"), ("threads_peak", "threads"), ("heap_peak_mib", "heap MiB"),
+           ("p999_ms", "p99.9 ms"), ("p99_all_ms", "p99 incl. ramp-in"), ("max_ms", "max ms"), ("cpu_ms_per_req", "CPU ms/req"),
+           ("jit_pct", "JIT %"), ("rss_peak_mib", "RSS MiB"), ("threads_peak", "threads"), ("heap_peak_mib", "heap MiB"),
            ("pinned_events", "pinned"), ("db_pool_active_peak", "pool act"),
            ("db_pool_awaiting_peak", "pool wait"), ("status_codes", "status"), ("flags", "flags")]
 
@@ -515,6 +523,7 @@ def write_md(run, rows, meta, scenarios):
               "the asked rate (server saturated); ERRORS = success < 100%; NO_SAMPLES = no process samples; APP_UNRESPONSIVE = the "
               "app did not answer one more request after the step (thread dump in the step folder) and was "
               "restarted.", ""]
+    lines += targets_md(rows)
     for sc in scenarios:
         sr = [r for r in rows if r["scenario"] == sc]
         if not sr:
@@ -589,6 +598,7 @@ def write_html(run, rows, meta, scenarios):
                  "(load generator limited; coordinated omission); BELOW_RATE = answers fell behind the asked "
                  "rate (saturated); ERRORS = success &lt; 100%; APP_UNRESPONSIVE = the app did not answer one more "
                  "request after the step (its thread dump is in the step folder) and was restarted.</p>")
+    parts.append(targets_html(rows))
     for sc in scenarios:
         sr = [r for r in rows if r["scenario"] == sc]
         if not sr:
@@ -652,11 +662,173 @@ def write_html(run, rows, meta, scenarios):
         f.write("\n".join(parts))
 
 
-def build(run):
-    rows = load_rows(run)
-    if not rows:
-        sys.exit(f"no steps found under {run}/steps")
-    meta = read_json(os.path.join(run, "machine.json"), {})
+# ---------------------------------------------------------------------------------------------- targets
+def _rows(rows, sc, mode, tool):
+    return sorted((r for r in rows if r["scenario"] == sc and r["mode"] == mode and r["tool"] == tool),
+                  key=lambda r: float(r["load"] or 0))
+
+
+def _full(r):
+    return r["success_pct"] == 100.0 and not re.search(r"BELOW_RATE|LOW_SEND_RATE|NO_", r["flags"] or "")
+
+
+def _sustained(rows, sc, mode, limit_ms):
+    """Highest Vegeta rate served with 100% success, no flag and p99 under limit_ms."""
+    ok = [float(r["load"]) for r in _rows(rows, sc, mode, "vegeta")
+          if _full(r) and r["p99_ms"] is not None and (limit_ms is None or r["p99_ms"] < limit_ms)]
+    return max(ok) if ok else None
+
+
+def _param(r, key):
+    p = dict(kv.split("=", 1) for kv in (r.get("params") or "").split("&") if "=" in kv)
+    try:
+        return float(p[key])
+    except (KeyError, ValueError):
+        return None
+
+
+def targets(rows):
+    """The performance targets (issue 6, README "Targets") checked on these rows:
+    -> [(target, measured, verdict)], verdict PASS / FAIL / n/a (not enough rows to judge)."""
+    out = []
+
+    def verdict(ok):
+        return "n/a" if ok is None else ("PASS" if ok else "FAIL")
+
+    io = _rows(rows, "io", "reactive", "vegeta")
+    for mode in ("reactive", "virtual"):
+        r4 = [r for r in _rows(rows, "io", mode, "vegeta") if float(r["load"]) == 4000]
+        if r4:
+            r = r4[0]
+            out.append((f"io 4,000 req/s, {mode}: 100% ok and p99 <= 150 ms",
+                        f"{fmt(r['success_pct'], 2)}% ok, p99 {fmt(r['p99_ms'])} ms",
+                        verdict(_full(r) and r["p99_ms"] <= 150)))
+    for sc in ("io", "fanout", "db", "checkout"):
+        rr, vv = _rows(rows, sc, "reactive", "vegeta"), {float(r["load"]): r for r in _rows(rows, sc, "virtual", "vegeta")}
+        if not rr or not vv:
+            continue
+        ratios = [(float(r["load"]), vv[float(r["load"])]["p99_ms"] / r["p99_ms"]) for r in rr
+                  if _full(r) and float(r["load"]) in vv and vv[float(r["load"])]["p99_ms"] and r["p99_ms"]]
+        if ratios:
+            worst = max(ratios, key=lambda x: x[1])
+            out.append((f"{sc}: virtual p99 <= 1.25 x reactive p99 wherever reactive succeeds fully",
+                        ", ".join(f"{fmt(l, 0)}/s {x:.2f}x" for l, x in ratios), verdict(worst[1] <= 1.25)))
+        delay = _param(rr[0], "delay")
+        limit = 2 * delay if delay and sc in ("io", "fanout", "checkout") else None
+        s_r, s_v = _sustained(rows, sc, "reactive", limit), _sustained(rows, sc, "virtual", limit)
+        if s_r:
+            out.append((f"{sc}: virtual's highest sustained rate >= 90% of reactive's"
+                        + (f" (100% ok, p99 < {fmt(limit, 0)} ms)" if limit else " (100% ok)"),
+                        f"virtual {fmt(s_v or 0, 0)}/s, reactive {fmt(s_r, 0)}/s",
+                        verdict((s_v or 0) >= 0.9 * s_r)))
+    for sc in ("io", "fanout"):
+        for key, label in (("cpu_ms_per_req", "CPU ms/req"), ("rss_peak_mib", "peak RSS")):
+            vv = {float(r["load"]): r for r in _rows(rows, sc, "virtual", "vegeta")}
+            ratios = [(float(r["load"]), vv[float(r["load"])][key] / r[key]) for r in _rows(rows, sc, "reactive", "vegeta")
+                      if float(r["load"]) in vv and _full(r) and _full(vv[float(r["load"])])
+                      and r[key] and vv[float(r["load"])][key]]
+            if ratios:
+                worst = max(ratios, key=lambda x: x[1])
+                out.append((f"{sc}: virtual {label} <= 1.2 x reactive's (steps both serve fully)",
+                            ", ".join(f"{fmt(l, 0)}/s {x:.2f}x" for l, x in ratios), verdict(worst[1] <= 1.2)))
+    wk = [r for r in _rows(rows, "io", "worker", "hey") if float(r["load"]) >= WORKER_POOL]   # enough in flight
+    if wk:
+        best = max(wk, key=lambda r: r["achieved_rps"] or 0)
+        ceil = worker_ceiling("io", best["params"])
+        if ceil:
+            out.append(("io: worker sustains >= 90% of its Little's-law ceiling (hey)",
+                        f"{fmt(best['achieved_rps'], 0)} req/s at {fmt(best['load'], 0)} in flight = "
+                        f"{100 * (best['achieved_rps'] or 0) / ceil:.0f}% of {ceil:,.0f}",
+                        verdict((best["achieved_rps"] or 0) >= 0.9 * ceil)))
+    cpu = {}
+    for r in rows:
+        if r["scenario"] == "cpu" and r["tool"] == "hey" and r["achieved_rps"]:
+            cpu.setdefault(float(r["load"]), {})[r["mode"]] = r["achieved_rps"]
+    for load, by_mode in sorted(cpu.items()):
+        if len(by_mode) >= 2:
+            spread = max(by_mode.values()) / min(by_mode.values()) - 1
+            out.append((f"cpu, {fmt(load, 0)} in flight: modes within 10% in throughput",
+                        ", ".join(f"{m} {fmt(v, 0)}/s" for m, v in by_mode.items()), verdict(spread <= 0.10)))
+    pin = [r for r in rows if r["scenario"] == "pinning" and r["mode"] == "virtual" and r["pinned_events"] is not None]
+    if pin:
+        n = sum(r["pinned_events"] for r in pin)
+        out.append(("pinning (synchronized), virtual: 0 pinned events (JEP 491, JDK 24+)", f"{n:g} events",
+                    verdict(n == 0)))
+    return out
+
+
+def targets_md(rows):
+    t = targets(rows)
+    if not t:
+        return []
+    lines = ["## Targets", "", TARGETS_NOTE, "", "| target | measured | verdict |", "|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in t]
+    return lines + [""]
+
+
+FLAGGED = " class='flagged'"
+TARGETS_NOTE = ("The performance targets (README \"Targets\"), judged on this run's rows. They are meant for a "
+                "default run or the medians of several (5 s steps after the warm-up); --quick steps are too short.")
+
+
+def targets_html(rows):
+    t = targets(rows)
+    if not t:
+        return ""
+    e = html.escape
+    return (f"<h2 id='targets'>Targets</h2><p class='note'>{e(TARGETS_NOTE)}</p><table class='d'><tr><th>target</th><th>measured</th><th>verdict</th></tr>"
+            + "".join(f"<tr{FLAGGED if c == 'FAIL' else ''}><td class='l'>{e(a)}</td>"
+                      f"<td class='l'>{e(b)}</td><td class='l'>{e(c)}</td></tr>" for a, b, c in t) + "</table>")
+
+
+# ---------------------------------------------------------------------------------------------- median
+def median_rows(runs):
+    """One row per step key (scenario, mode, tool, load) over several runs' summary.json rows."""
+    groups = {}
+    for run in runs:
+        data = read_json(os.path.join(run, "summary.json"))
+        if data is None:
+            sys.exit(f"no summary.json in {run} (a finished compare.sh run folder)")
+        for r in data["rows"]:
+            groups.setdefault((r["scenario"], r["mode"], r["tool"], r["load"]), []).append(r)
+    rows = []
+    for group in groups.values():
+        row = {k: group[0].get(k) for k in FIELDS}
+        for k in FIELDS:
+            vals = [r.get(k) for r in group if isinstance(r.get(k), (int, float))]
+            if k not in TEXT_FIELDS and k not in ("load", "duration_s") and vals:
+                row[k] = rnd(statistics.median(vals), 3)
+        flags = {}
+        for r in group:
+            for f in (r.get("flags") or "").split():
+                flags[f] = flags.get(f, 0) + 1
+        row["flags"] = " ".join(f"{f}({n}/{len(group)})" for f, n in sorted(flags.items()))
+        row["status_codes"] = " | ".join(r.get("status_codes") or "" for r in group)
+        row["errors"] = " | ".join(r["errors"] for r in group if r.get("errors"))[:300]
+        row["step"] = " ".join(r.get("step") or "" for r in group)
+        row["runs"] = len(group)
+        p99 = [r["p99_ms"] for r in group if r.get("p99_ms") is not None]
+        row["p99_range_ms"] = f"{fmt(min(p99))}-{fmt(max(p99))}" if p99 else None
+        rows.append(row)
+    order = {s: i for i, s in enumerate(SCENARIO_ORDER)}
+    rows.sort(key=lambda r: (order.get(r["scenario"], 99), r["scenario"] or "", r["tool"] != "vegeta",
+                             MODE_ORDER.index(r["mode"]) if r["mode"] in MODE_ORDER else 9, float(r["load"] or 0)))
+    return rows
+
+
+def median(out, runs):
+    rows = median_rows(runs)
+    os.makedirs(out, exist_ok=True)
+    meta = dict(read_json(os.path.join(runs[0], "machine.json"), {}))
+    meta["command"] = f"medians of {len(runs)} runs: " + ", ".join(
+        read_json(os.path.join(r, "machine.json"), {}).get("command", "?") + f" ({os.path.basename(r.rstrip('/'))})"
+        for r in runs)
+    with open(os.path.join(out, "machine.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    publish(out, rows, meta)
+
+
+def publish(run, rows, meta):
     seen = []
     for r in rows:
         if r["scenario"] not in seen:
@@ -666,6 +838,13 @@ def build(run):
     write_html(run, rows, meta, seen)
     flagged = sum(1 for r in rows if r["flags"])
     print(f"{len(rows)} steps, {flagged} flagged -> {run}/summary.csv, summary.json, summary.md, report.html")
+
+
+def build(run):
+    rows = load_rows(run)
+    if not rows:
+        sys.exit(f"no steps found under {run}/steps")
+    publish(run, rows, read_json(os.path.join(run, "machine.json"), {}))
 
 
 def hey_summary(path):
@@ -695,6 +874,8 @@ def main(argv):
     cmd = argv[1]
     if cmd == "build" and len(argv) == 3:
         build(argv[2])
+    elif cmd == "median" and len(argv) >= 4:
+        median(argv[2], argv[3:])
     elif cmd == "step" and len(argv) == 3:
         row = step_row(argv[2])
         print(one_line(row))
