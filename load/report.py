@@ -5,6 +5,7 @@ Usage:
   load/report.py build RUN_DIR             summaries and the HTML report for RUN_DIR/steps/*
   load/report.py median OUT RUN_DIR...     the same files in OUT from several runs: per step the median of each
                                            figure over the runs (p99 also as min-max), flags with their counts
+  load/report.py figures RUN_DIR OUT_DIR   io-p99.svg and io-throughput.svg for README (standalone SVG files)
   load/report.py step STEP_DIR             one line about one finished step (compare.sh prints it);
                                            exit 3 when the step saw errors
   load/report.py hey-summary FILE.csv      a short summary of a hey CSV (load/hey.sh prints it)
@@ -840,6 +841,28 @@ def publish(run, rows, meta):
     print(f"{len(rows)} steps, {flagged} flagged -> {run}/summary.csv, summary.json, summary.md, report.html")
 
 
+def figures(run, out):
+    """The README's two io figures from a run's (or a median's) summary.json, as standalone SVG files."""
+    data = read_json(os.path.join(run, "summary.json"))
+    if data is None:
+        sys.exit(f"no summary.json in {run}")
+    io_rows = [r for r in data["rows"] if r["scenario"] == "io"]
+    veg = [r for r in io_rows if r["tool"] == "vegeta"]
+    hey = [r for r in io_rows if r["tool"] == "hey"]
+    ceil = worker_ceiling("io", io_rows[0]["params"]) if io_rows else None
+    os.makedirs(out, exist_ok=True)
+    for name, svg in (
+            ("io-p99.svg", svg_chart("p99 latency", "io, Vegeta, constant rate", series_for(veg, "p99_ms"),
+                                     "requested rate (req/s)", "ms")),
+            ("io-throughput.svg", svg_chart("throughput", "io, hey, N requests in flight",
+                                            series_for(hey, "achieved_rps"), "concurrency", "ok req/s",
+                                            hlines=[(ceil, f"worker ceiling {ceil:,.0f}/s")] if ceil else (),
+                                            logy=False))):
+        with open(os.path.join(out, name), "w") as f:
+            f.write(svg.replace(">", "><style>" + CSS + "</style>", 1))
+        print(os.path.join(out, name))
+
+
 def build(run):
     rows = load_rows(run)
     if not rows:
@@ -874,6 +897,8 @@ def main(argv):
     cmd = argv[1]
     if cmd == "build" and len(argv) == 3:
         build(argv[2])
+    elif cmd == "figures" and len(argv) == 4:
+        figures(argv[2], argv[3])
     elif cmd == "median" and len(argv) >= 4:
         median(argv[2], argv[3:])
     elif cmd == "step" and len(argv) == 3:
