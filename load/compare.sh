@@ -223,7 +223,7 @@ stop_pid() {    # stop_pid PID NAME [GRACE_S]: TERM, up to GRACE_S (20) seconds,
   local pid="$1" i
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
   kill_tree "$pid" TERM
-  for i in $(seq 1 $((${3:-20} * 5))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  for i in $(seq 1 $((${3:-20} * 20))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
   if kill -0 "$pid" 2>/dev/null; then log "$2 (pid $pid) ignored TERM, killing"; kill_tree "$pid" KILL; fi
   wait "$pid" 2>/dev/null || true
 }

@@ -221,7 +221,10 @@ def main():
             out.write(json.dumps(row) + "\n")
             if stopping:
                 break
-            time.sleep(args.interval)
+            for _ in range(max(1, round(args.interval / 0.05))):   # short naps: a stop is seen within 50 ms
+                if stopping:
+                    break
+                time.sleep(min(0.05, args.interval))
     return 0
 
 
