@@ -70,7 +70,6 @@ here="$(cd "$(dirname "$0")" && pwd)"
 
 
 quick=0 checks="overload,sigterm,checkout" modes="worker,virtual,reactive" duration="" out=""
-takes() { if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val="$2"; shift_by=2; fi; }
 while [ $# -gt 0 ]; do
   opt="$1"; val=""; shift_by=1
   case "$opt" in --*=*) val="${opt#*=}"; opt="${opt%%=*}" ;; esac

@@ -83,8 +83,6 @@ levels() {
 quick=0 dry=0 runs=1 reuse="" native=0 rebuild=0 nobuild=0 experiment="" out="" app_url_ext="" app_pid_ext=""
 o_scen="" o_modes="" o_rates="" o_conc="" o_tools="" o_dur="" o_warm="" o_delay=""
 args=("$@")
-# takes "$@": the option's value, from "--opt=value" or from the next argument
-takes() { if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val="$2"; shift_by=2; fi; }
 while [ $# -gt 0 ]; do
   opt="$1"; val=""; shift_by=1
   case "$opt" in --*=*) val="${opt#*=}"; opt="${opt%%=*}" ;; esac

@@ -49,6 +49,10 @@ find_jdk() {
   export PATH="$JAVA_HOME/bin:$PATH"
 }
 
+# takes "$@" (inside an option loop that sets opt, val="" and shift_by=1): the option's value, from "--opt=value"
+# or from the next argument
+takes() { if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val="$2"; shift_by=2; fi; }
+
 # need CMD "how to install": dies with the install hint when CMD is missing
 need() { command -v "$1" >/dev/null 2>&1 || die "'$1' is needed: $2"; }
 
