@@ -514,7 +514,9 @@ def write_md(run, rows, meta, scenarios):
               f"- **app**: {meta.get('app', 'n/a')}; JVM options: `{meta.get('java_opts') or 'JVM defaults'}`",
               f"- **run**: {meta.get('started', '?')}, `{meta.get('command', '')}`, commit {meta.get('git_commit')}",
               f"- **tools**: {meta.get('vegeta', 'vegeta')}, {meta.get('hey', 'hey')}", ""]
-    lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival rate. hey rows "
+    lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival rate; their "
+              "percentiles leave out the requests of the step's ramp-in (RAMP_IN, 1 s by default), which "
+              "'p99 incl. ramp-in' counts too. hey rows "
               "(load = requests in flight) are the closed model: they probe saturation throughput; their "
               "latency hides queueing. 'ok req/s' is Vegeta's throughput (successes over send time plus the "
               "wait for the last answers) or hey's successes per second. CPU ms/req is the app process's "
@@ -592,7 +594,8 @@ def write_html(run, rows, meta, scenarios):
                      "RSS and heap carry over from the modes measured before; run without --reuse for a fresh "
                      "app and delay service per mode.</p>")
     parts.append("<p class='note'>Latency figures come from <b>Vegeta</b> (open model: a constant arrival rate, "
-                 "so queueing shows as latency; all requests, nearest-rank percentiles). Throughput-vs-concurrency "
+                 "so queueing shows as latency; nearest-rank percentiles of every request sent after the step's ramp-in, "
+                 "RAMP_IN, 1 s by default, whose requests 'p99 incl. ramp-in' also counts). Throughput-vs-concurrency "
                  "figures come from <b>hey</b> (closed model: N requests in flight; the saturation probe). "
                  "Resource figures are sampled from the app process (/proc: utime+stime, VmRSS, Threads) "
                  "during the Vegeta steps. Flags: LOW_SEND_RATE = Vegeta sent &lt; 95% of the asked rate "
