@@ -13,7 +13,7 @@
 #   --concurrency c1,c2   hey concurrency levels, for every chosen scenario      [per scenario, see levels()]
 #   --tools a,b           vegeta, hey    [vegeta,hey]
 #   --duration D          length of each measured step, Go duration              [5s; --quick 1s]
-#   --warmup D            Vegeta warm-up over all chosen scenarios per mode, discarded [10s; --quick 1s]
+#   --warmup D            the ramp of the warm-up per mode (see warm below), discarded [10s; --quick 1s]
 #   --delay MS            DELAY of io, fanout, checkout, pinning                 [100]
 #   --out DIR             where results go                                       [load/results/<timestamp>]
 #   --runs N              the whole run N times (DIR/run-1 ..), then DIR/summary.* and report.html hold each
@@ -156,7 +156,7 @@ millis() {  # millis GO_DURATION -> whole milliseconds (5s, 1.5s, 500ms, 2m)
 dur_ms="$(millis "$duration")" || die "--duration must be a Go duration like 5s or 1m, got '$duration'"
 warm_ms="$(millis "$warmup")" || die "--warmup must be a Go duration like 10s, got '$warmup'"
 warm_est_ms=$((warm_ms > WARMUP_MAX * 1000 ? warm_ms : WARMUP_MAX * 1000))   # for the time estimates: the bound
-dur_s="$((dur_ms / 1000)).$(printf '%03d' $((dur_ms % 1000)))"
+secs() { printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)); }   # secs MS -> seconds with 3 decimals, for JSON
 ramp_ms="$(millis "$RAMP_IN")" || die "RAMP_IN must be a Go duration like 1s or 0s, got '$RAMP_IN'"
 timeout_ms="$(millis "$TIMEOUT")" || die "TIMEOUT must be a Go duration like 10s, got '$TIMEOUT'"
 [ "$TIMEOUT_S" -ge 1 ] 2>/dev/null || die "TIMEOUT_S must be whole seconds, got '$TIMEOUT_S'"
@@ -386,40 +386,40 @@ smoke() {
 # 40-57 % of the app's CPU in the first measured steps and a cold app hit at 1,000 req/s queued for seconds
 # (README "Warm-up").
 warm() {
-  local m="$1" s tdir="$out/logs/warmup-$1" round=0 t0=$SECONDS jit_pct="" j0 j1 w0
+  local m="$1" s tdir="$out/logs/warmup-$1" t0=$SECONDS jit_pct="" j0 j1 w0 round=0
   mkdir -p "$tdir"
   for s in ${scenarios//,/ }; do
     [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
     vtvr_target "$APP_URL" "$m" "$s" "$tdir" >"$tdir/$s.targets"
   done
-  warm_round() {   # warm_round DIVISOR MS: every scenario at 1/DIVISOR of its warm-up rate for MS ms, at once
+  warm_round() {   # warm_round DIVISOR MS LABEL: every scenario at 1/DIVISOR of its warm-up rate for MS ms, at once
     local t s lowest rate
     for t in "$tdir"/*.targets; do
       s="$(basename "$t" .targets)"; lowest="$(levels "$s")"; lowest="${lowest%%[,|]*}"
       rate=$((lowest * WARMUP_SCALE / 100 / $1)); [ "$rate" -ge 1 ] || rate=1
       timeout -k 5 $(($2 / 1000 + step_limit_s)) "$VEGETA" attack -targets "$t" -rate "$rate/1s" -duration "${2}ms" \
-        -timeout "$TIMEOUT" -laddr "$(loopback_source)" >"$tdir/$s-$round.bin" &
-      round=$((round + 1))
+        -timeout "$TIMEOUT" -laddr "$(loopback_source)" >"$tdir/$s-$3.bin" &
     done
     wait
   }
   # a native binary has no JIT threads: its first round measures 0 and ends the warm-up
-  jit_ms() { "$PYTHON" "$here/sample.py" --pid "$APP_PID" --once | "$PYTHON" -c 'import json,sys; print(int(json.load(sys.stdin)["jit_ms"]))'; }
+  jit_ms() {
+    "$PYTHON" "$here/sample.py" --pid "$APP_PID" --once | "$PYTHON" -c 'import json,sys; print(int(json.load(sys.stdin)["jit_ms"]))'
+  }
   # sampled like a step, so the metrics scrape path gets compiled during the warm-up too
   "$PYTHON" "$here/sample.py" --pid "$APP_PID" --out "$tdir/samples.jsonl" --interval 0.25 \
     --metrics "$APP_URL/q/metrics" --metrics-interval "${METRICS_INTERVAL:-0.5}" &
   SAMPLER_PID=$!
   (
-    warm_round 4 $((warm_ms / 3)); warm_round 2 $((warm_ms / 3)); warm_round 1 $((warm_ms / 3))
+    warm_round 4 $((warm_ms / 3)) ramp-1; warm_round 2 $((warm_ms / 3)) ramp-2; warm_round 1 $((warm_ms / 3)) ramp-3
   ) &
   TOOL_PID=$!; wait "$TOOL_PID" || true; TOOL_PID=""
-  round=100
   while [ $((SECONDS - t0 + 3)) -le "$WARMUP_MAX" ]; do
     j0="$(jit_ms)"; w0=$(date +%s%3N)
-    ( warm_round 1 3000 ) & TOOL_PID=$!; wait "$TOOL_PID" || true; TOOL_PID=""
+    round=$((round + 1))
+    ( warm_round 1 3000 "more-$round" ) & TOOL_PID=$!; wait "$TOOL_PID" || true; TOOL_PID=""
     j1="$(jit_ms)"; jit_pct=$(( (j1 - j0) * 100 / ($(date +%s%3N) - w0) ))
     [ "$jit_pct" -gt "$WARMUP_JIT_PCT" ] || break
-    round=$((round + 10))
   done
   stop_pid "$SAMPLER_PID" sampler 5; SAMPLER_PID=""
   local summary
@@ -438,7 +438,8 @@ run_step() {   # run_step INDEX MODE SCENARIO TOOL LEVEL
   vtvr_request "$m" "$s"
   cat >"$dir/meta.json" <<JSON
 {"index": $i, "scenario": "$s", "mode": "$m", "tool": "$tool", "load_kind": "$([ "$tool" = vegeta ] && echo rate || echo concurrency)",
- "load": $lv, "duration": "$duration", "duration_s": $dur_s, "ramp_in_s": $([ "$tool" = vegeta ] && echo "$((ramp_ms / 1000)).$(printf '%03d' $((ramp_ms % 1000)))" || echo 0), "params": $(json_str "$(vtvr_params "$s")"),
+ "load": $lv, "duration": "$duration", "duration_s": $(secs "$dur_ms"),
+ "ramp_in_s": $(secs "$([ "$tool" = vegeta ] && echo "$ramp_ms" || echo 0)"), "params": $(json_str "$(vtvr_params "$s")"),
  "method": "$REQ_METHOD", "url": $(json_str "$APP_URL$REQ_PATH"), "expected_status": $REQ_STATUS,
  "app_pid": $APP_PID, "started": "$(date -u +%FT%TZ)"}
 JSON

@@ -10,7 +10,8 @@ JVM these are platform threads: carriers, event loops, workers, GC, JIT). Every 
 also reads METRICS_URL (Prometheus text) and records the JVM heap in use and the connection-pool and worker
 pool gauges. The first and the last sample also split out the CPU of the JIT compiler threads and of the
 garbage-collector threads (jit_ms, gc_ms, from /proc/PID/task/*/stat). The CPU the server spent answering
-the scrapes is summed in scrape_cpu_ms so that the CPU per request can leave it out. It writes a last sample and exits on SIGTERM/SIGINT, or when the process is gone.
+the scrapes is summed in scrape_cpu_ms so that the CPU per request can leave it out. It writes a last sample
+and exits on SIGTERM/SIGINT, or when the process is gone.
 Standard library only; Linux only (/proc).
 """
 import argparse

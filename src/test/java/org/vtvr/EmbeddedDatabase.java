@@ -3,9 +3,11 @@ package org.vtvr;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -82,10 +84,10 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
 
     /** A free port below the kernel's range for outgoing connections, which could take it before MariaDB binds. */
     private static int freePort() {
-        java.util.Random random = new java.util.Random();
+        Random random = new Random();
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = 20000 + random.nextInt(12768);
-            try (ServerSocket socket = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
                 return socket.getLocalPort();
             } catch (IOException taken) {
                 // try another
