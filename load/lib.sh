@@ -35,16 +35,19 @@ find_jdk() {
   for d in /usr/lib/jvm/*/ /usr/local/lib/jvm/*/ /opt/java/*/ /Library/Java/JavaVirtualMachines/*/Contents/Home/; do
     [ -d "$d" ] && candidates+=("${d%/}")
   done
-  local best="" best_v=0 v
+  local best="" best_v=0 v seen=" "
   for d in "${candidates[@]}"; do
+    case "$seen" in *" $d "*) continue ;; esac
+    seen+="$d "
     [ -x "$d/bin/java" ] && [ -x "$d/bin/javac" ] || continue
     v="$(java_major "$d/bin/java")"
     [ -n "$v" ] || continue
     if [ -n "${JAVA_HOME:-}" ] && [ "$d" = "$JAVA_HOME" ] && [ "$v" -ge 21 ]; then best="$d"; best_v="$v"; break; fi
     if [ "$v" -ge 21 ] && [ "$v" -gt "$best_v" ]; then best="$d"; best_v="$v"; fi
   done
-  [ -n "$best" ] || die "no JDK 21 or newer found (JAVA_HOME=${JAVA_HOME:-unset}; searched ${candidates[*]:-nothing}).
-  Install one, e.g. 'apt-get install openjdk-21-jdk-headless', 'brew install openjdk@21' or 'sdk install java 21-tem', then set JAVA_HOME."
+  [ -n "$best" ] || die "no JDK 21 or newer found (JAVA_HOME=${JAVA_HOME:-unset}; searched${seen% }).
+  Install one, e.g. 'apt-get install openjdk-21-jdk-headless', 'brew install openjdk@21' or 'sdk install java 21-tem';
+  ./mvnw and load/ find it beside the default java or under /usr/lib/jvm, anywhere else set JAVA_HOME to it."
   export JAVA_HOME="$best"
   export PATH="$JAVA_HOME/bin:$PATH"
 }
