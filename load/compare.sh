@@ -8,7 +8,16 @@
 #   --quick               every scenario and mode once, 1 rate and 1 concurrency level, 1 s steps (~90 s)
 #   --experiment E        a preset shaped like shared EXPERIMENTS.md: E1 .. E8 (see below)
 #   --scenario a,b        scenarios      [io,fanout,db,slow-query,checkout,cpu,pinning,pinning-reentrant]
-#   --modes a,b           modes          [virtual,worker,reactive] (pinning runs for virtual and worker only)
+#   --modes a,b           modes          [virtual,worker,reactive] (pinning runs for virtual and worker only);
+#                         MODE+socket measures virtual or worker with the socket delay client
+#                         (-Dbench.blocking-client=socket, its own app) as a series of its own, e.g.
+#                         virtual,virtual+socket,worker,worker+socket,reactive
+#   --aa MODE             the A/A row: MODE measured a second time at the io rates, from a fresh app, as
+#                         MODE-aa; the targets call a difference within that spread "within noise"
+#                         [reactive when io runs; none with --quick; --aa none: off]
+#   --rotate K            measure the modes in the order rotated by K places            [random; --runs: 0..N-1]
+#   --cpus app=N          pin the app to its own N core(s) with taskset, everything else (Vegeta, hey, delay
+#                         service, DB, this script) to the other cores; stated in the report       [no pinning]
 #   --rates r1,r2         Vegeta rates in req/s, for every chosen scenario       [per scenario, see levels()]
 #   --concurrency c1,c2   hey concurrency levels, for every chosen scenario      [per scenario, see levels()]
 #   --tools a,b           vegeta, hey    [vegeta,hey]
@@ -23,6 +32,9 @@
 #   --native              run target/*-runner (build it with ./mvnw package -Dnative) instead of the JVM jar
 #   --rebuild             rebuild the jar even if it looks current;  --no-build: never build, use the jar as is
 #   --app-url URL --app-pid PID   measure an app you started yourself (no build, DB, delay service or restarts)
+#   --app-url URL         without --app-pid: an app on another machine, sampled from its /q/metrics only (CPU
+#                         from process_cpu_time_ns_total, threads, heap); see docs/harness.md for merging the
+#                         results of several Vegeta generators
 #   --dry-run             print the plan and its estimated time, start nothing
 #   -h, --help
 #
@@ -54,6 +66,8 @@
 #   E4 fanout 100 x 100 ms at 10 req/s for 30 s (threads, heap)          E5 checkout, 2 x 100 ms calls + insert
 #   E6 fanout 100 x 1 s                                                  E7 slow-query 1 s on a 20-connection pool
 #   E8 pinning with synchronized and with ReentrantLock (virtual, worker)
+#   saturate  io, Vegeta only, rates 1,000 .. 7,000 req/s: each mode's saturation point and what limited it
+#             (add --modes virtual,virtual+socket,worker,worker+socket,reactive for the delay clients)
 #
 # Leaves DIR/summary.csv, summary.json, summary.md, report.html, machine.json, steps/*/ (raw Vegeta results,
 # hey CSVs, process samples, metrics before/after), logs/. Exit 1 when a step produced no results.
@@ -80,7 +94,7 @@ levels() {
 }
 
 # ---------------------------------------------------------------------------------------------- options
-quick=0 dry=0 runs=1 reuse="" native=0 rebuild=0 nobuild=0 experiment="" out="" app_url_ext="" app_pid_ext=""
+quick=0 dry=0 runs=1 reuse="" aa="" rotate="" cpus="" native=0 rebuild=0 nobuild=0 experiment="" out="" app_url_ext="" app_pid_ext=""
 o_scen="" o_modes="" o_rates="" o_conc="" o_tools="" o_dur="" o_warm="" o_delay=""
 args=("$@")
 while [ $# -gt 0 ]; do
@@ -108,6 +122,9 @@ while [ $# -gt 0 ]; do
     --runs) takes "$@"; runs="$val" ;;
     --app-url) takes "$@"; app_url_ext="$val" ;;
     --app-pid) takes "$@"; app_pid_ext="$val" ;;
+    --aa) takes "$@"; aa="$val" ;;
+    --rotate) takes "$@"; rotate="$val" ;;
+    --cpus) takes "$@"; cpus="$val" ;;
     *) die "unknown option '$opt' (load/compare.sh -h lists them)" ;;
   esac
   shift "$shift_by"
@@ -129,7 +146,8 @@ case "$experiment" in
   E7|e7) scenarios=slow-query; export SLOW_DELAY=1000; rates=5,10,20,30; conc=20,100; duration=10s
          export TIMEOUT=30s TIMEOUT_S=30 ;;
   E8|e8) scenarios=pinning,pinning-reentrant; modes=virtual,worker; export DELAY=100; rates=20,100,400; conc=10,300 ;;
-  *) die "unknown experiment '$experiment' (E1 .. E8)" ;;
+  saturate) scenarios=io; tools=vegeta; rates=1000,2500,4000,5500,7000 ;;
+  *) die "unknown experiment '$experiment' (E1 .. E8, saturate)" ;;
 esac
 WARMUP_MAX="${WARMUP_MAX:-45}"
 RAMP_IN="${RAMP_IN:-$([ "$quick" = 1 ] && echo 0s || echo 1s)}"
@@ -163,19 +181,38 @@ timeout_ms="$(millis "$TIMEOUT")" || die "TIMEOUT must be a Go duration like 10s
 step_limit_s=$(( (ramp_ms + dur_ms + (timeout_ms > TIMEOUT_S * 1000 ? timeout_ms : TIMEOUT_S * 1000)) / 1000 + 30 ))
 
 for s in ${scenarios//,/ }; do [[ " $VTVR_SCENARIOS " == *" $s "* ]] || die "unknown scenario '$s' (one of: $VTVR_SCENARIOS)"; done
-for m in ${modes//,/ }; do [[ " $VTVR_MODES " == *" $m "* ]] || die "unknown mode '$m' (one of: $VTVR_MODES)"; done
+# base_of LABEL -> the URL's mode (virtual+socket -> virtual, reactive-aa -> reactive); client_of LABEL -> the
+# bench.blocking-client the app of LABEL runs with (empty: the app's default)
+base_of() { local b="${1%-aa}"; echo "${b%%+*}"; }
+client_of() { local b="${1%-aa}"; [[ "$b" == *+* ]] && echo "${b#*+}" || true; }
+for m in ${modes//,/ }; do
+  [[ " $VTVR_MODES " == *" $(base_of "$m") "* ]] || die "unknown mode '$m' (one of: $VTVR_MODES, or virtual+socket, worker+socket)"
+  case "$(base_of "$m")+$(client_of "$m")" in *+|virtual+socket|virtual+rest-client|worker+socket|worker+rest-client) ;;
+    *) die "mode '$m': a delay client (+socket, +rest-client) exists for virtual and worker only" ;; esac
+done
+[ -n "$aa" ] || { [ "$quick" = 1 ] || [[ ",$scenarios," != *,io,* ]] || [[ ",$tools," != *,vegeta,* ]] || aa=reactive; }
+[ "$aa" != none ] || aa=""
+[ -z "$aa" ] || [[ ",$modes," == *",$aa,"* ]] || die "--aa $aa: not one of the measured modes ($modes)"
+[ -z "$rotate" ] || [[ "$rotate" =~ ^[0-9]+$ ]] || die "--rotate takes a whole number, got '$rotate'"
 for t in ${tools//,/ }; do case "$t" in vegeta|hey) ;; *) die "unknown tool '$t' (vegeta, hey)" ;; esac; done
 for v in ${rates//,/ } ${conc//,/ }; do [[ "$v" =~ ^[1-9][0-9]*$ ]] || die "rates and concurrency levels are positive integers, got '$v'"; done
 
 # ---------------------------------------------------------------------------------------------- plan
+# the modes' order, rotated per run (the last mode measured gets the warmest DB buffer pool and page cache); the
+# A/A mode goes into the rotation as a mode of its own, so its two measurements sit at different places
+order=(${modes//,/ }); [ -z "$aa" ] || order+=("$aa-aa")
+rotate="${rotate:-$((RANDOM % ${#order[@]}))}"
+k=$((rotate % ${#order[@]})); order=("${order[@]:$k}" "${order[@]:0:$k}")
+mode_order="$(IFS=,; echo "${order[*]}")"
 plan=()   # "mode scenario tool level"
-for m in ${modes//,/ }; do
+for m in "${order[@]}"; do
   for s in ${scenarios//,/ }; do
-    [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
+    [[ " $(vtvr_modes_for "$s") " == *" $(base_of "$m") "* ]] || continue
+    [[ "$m" != *-aa ]] || [ "$s" = io ] || continue   # the A/A row: io, Vegeta
     lv="$(levels "$s")"; r="${rates:-${lv%%|*}}"; c="${conc:-${lv##*|}}"
     if [ "$quick" = 1 ]; then [ -n "$rates" ] || r="${r%%,*}"; [ -n "$conc" ] || c="${c%%,*}"; fi
     if [[ ",$tools," == *,vegeta,* ]]; then for x in ${r//,/ }; do plan+=("$m $s vegeta $x"); done; fi
-    if [[ ",$tools," == *,hey,* ]]; then for x in ${c//,/ }; do plan+=("$m $s hey $x"); done; fi
+    if [[ ",$tools," == *,hey,* ]] && [[ "$m" != *-aa ]]; then for x in ${c//,/ }; do plan+=("$m $s hey $x"); done; fi
   done
 done
 total=${#plan[@]}
@@ -195,11 +232,11 @@ if [ "$runs" != 1 ]; then   # N complete runs, one after another, then the media
   mkdir -p "$out"; out="$(cd "$out" && pwd)"
   once=()   # the arguments without --runs and --out
   for ((k = 0; k < ${#args[@]}; k++)); do
-    case "${args[$k]}" in --runs|--out) k=$((k + 1)) ;; --runs=*|--out=*) ;; *) once+=("${args[$k]}") ;; esac
+    case "${args[$k]}" in --runs|--out|--rotate) k=$((k + 1)) ;; --runs=*|--out=*|--rotate=*) ;; *) once+=("${args[$k]}") ;; esac
   done
   for k in $(seq 1 "$runs"); do
     log "run $k of $runs -> $out/run-$k"
-    "$0" "${once[@]}" --out "$out/run-$k" || log "run $k ended with an error; its steps still count"
+    "$0" "${once[@]}" --rotate "$((k - 1))" --out "$out/run-$k" || log "run $k ended with an error; its steps still count"
   done
   done_runs=(); for k in $(seq 1 "$runs"); do [ ! -f "$out/run-$k/summary.json" ] || done_runs+=("$out/run-$k"); done
   [ "${#done_runs[@]}" -gt 0 ] || die "no run finished"
@@ -245,8 +282,9 @@ pick_port() {   # pick_port NAME WANTED -> WANTED, or a free port when WANTED is
 
 external=0; [ -z "$app_url_ext" ] || external=1
 if [ "$external" = 1 ]; then
-  [ -n "$app_pid_ext" ] && kill -0 "$app_pid_ext" 2>/dev/null || die "--app-url needs --app-pid PID of that server (to sample it)"
+  [ -z "$app_pid_ext" ] || kill -0 "$app_pid_ext" 2>/dev/null || die "--app-pid $app_pid_ext: no such process here"
   [ "$native" = 0 ] || die "--native and --app-url exclude each other"
+  [ -z "$cpus" ] || die "--cpus places the processes this script starts; with --app-url place them yourself"
   reuse=1
 fi
 
@@ -255,6 +293,21 @@ out="${out:-$VTVR_ROOT/load/results/$(date +%Y%m%d-%H%M%S)}"
 mkdir -p "$out/steps" "$out/logs"
 out="$(cd "$out" && pwd)"
 log "results -> $out"
+
+# --cpus app=N: the app on the last N cores, this script and all it starts (Vegeta, hey, the delay service, the DB,
+# the sampler) on the others, as the Quarkus team's lab separates the server from the load generator
+APP_TASKSET=() placement=""
+if [ -n "$cpus" ]; then
+  [[ "$cpus" =~ ^app=([1-9][0-9]*)$ ]] || die "--cpus takes app=N (N cores for the app), got '$cpus'"
+  need taskset "apt-get install util-linux"
+  ncpu="$(nproc)" app_n="${BASH_REMATCH[1]}"
+  [ "$app_n" -lt "$ncpu" ] || die "--cpus app=$app_n leaves no core for the rest ($ncpu cores)"
+  app_set="$((ncpu - app_n))-$((ncpu - 1))" rest_set="0-$((ncpu - app_n - 1))"
+  taskset -pc "$rest_set" $$ >/dev/null
+  APP_TASKSET=(taskset -c "$app_set")
+  placement="app on cpu $app_set; Vegeta, hey, delay service, database, sampler on cpu $rest_set"
+  log "placement: $placement"
+fi
 
 JAVA="" jar="$VTVR_ROOT/target/quarkus-app/quarkus-run.jar" runner=""
 if [ "$external" = 0 ]; then
@@ -308,9 +361,9 @@ start_delay() {
   local log_f="$out/logs/delay-$1.log"
   if [ -f "$jar" ]; then
     # shellcheck disable=SC2086
-    env QUARKUS_PROFILE=delay QUARKUS_HTTP_PORT="$DELAY_PORT" "$JAVA" ${DELAY_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
+    env QUARKUS_PROFILE=delay QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$DELAY_PORT" "$JAVA" ${DELAY_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
   else
-    env QUARKUS_PROFILE=delay QUARKUS_HTTP_PORT="$DELAY_PORT" "$runner" >"$log_f" 2>&1 &
+    env QUARKUS_PROFILE=delay QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$DELAY_PORT" "$runner" >"$log_f" 2>&1 &
   fi
   DELAY_PID=$!
   wait_http "http://127.0.0.1:$DELAY_PORT/delay/0" 90 && kill -0 "$DELAY_PID" 2>/dev/null \
@@ -327,27 +380,34 @@ db_ready() {   # waits for the background 'load/db.sh start', once
   log "database: $(tail -1 "$out/logs/db.log" | sed 's/^\[[0-9:]*\] //')"
 }
 
-start_app() {
-  local log_f="$out/logs/app-$1.log" t0=$SECONDS
+start_app() {   # start_app LABEL [CLIENT]: CLIENT sets bench.blocking-client
+  local log_f="$out/logs/app-$1.log" t0=$SECONDS client=()
   db_ready
+  [ -z "${2:-}" ] || client=(BENCH_BLOCKING_CLIENT="$2")
   if [ -n "$runner" ]; then
-    env QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" "$runner" >"$log_f" 2>&1 &
+    env "${client[@]}" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" \
+      "${APP_TASKSET[@]}" "$runner" >"$log_f" 2>&1 &
   else
     # shellcheck disable=SC2086
-    env QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" \
-      "$JAVA" ${APP_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
+    env "${client[@]}" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" \
+      "${APP_TASKSET[@]}" "$JAVA" ${APP_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
   fi
   APP_PID=$!
   wait_http "$APP_URL/q/health/ready" 120 && kill -0 "$APP_PID" 2>/dev/null \
     || { tail -30 "$log_f" >&2; die "the app did not become ready on $APP_URL (log: $log_f)"; }
-  log "app ready in $((SECONDS - t0)) s (pid $APP_PID, $APP_URL, delay service on $DELAY_PORT)"
+  log "app ready in $((SECONDS - t0)) s (pid $APP_PID, $APP_URL, delay service on $DELAY_PORT${2:+, bench.blocking-client=$2})"
 }
 
-start_system() {   # start_system LABEL
+SCRAPE_MS=null
+start_system() {   # start_system LABEL [CLIENT]
   [ "$external" = 0 ] || { APP_PID="$app_pid_ext"; return 0; }
   local t0=$SECONDS
-  start_delay "$1"; start_app "$1"
+  start_delay "$1"; start_app "$1" "${2:-}"
   startup_s=$((SECONDS - t0))
+  APP_CLIENT="${2:-}"
+  # one /q/metrics scrape's CPU at idle, for the report's statement of what the in-step scrapes cost
+  SCRAPE_MS="$("$PYTHON" "$here/sample.py" --pid "$APP_PID" --scrape-cost "$APP_URL/q/metrics" 2>/dev/null \
+    | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["scrape_cpu_ms"])' || echo null)"
 }
 
 stop_system() {   # stop_system [GRACE_S]
@@ -358,7 +418,8 @@ stop_system() {   # stop_system [GRACE_S]
 
 # smoke MODE: one request per scenario; a wrong status is reported now rather than found in the tables
 smoke() {
-  local m="$1" s code body
+  local m s code body
+  m="$(base_of "$1")"
   for s in ${scenarios//,/ }; do
     [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
     vtvr_request "$m" "$s"
@@ -371,7 +432,7 @@ smoke() {
     if [ "$code" != "$REQ_STATUS" ]; then
       log "WARNING: $REQ_METHOD $REQ_PATH answered $code, expected $REQ_STATUS: $(head -c 300 "$body" 2>/dev/null)"
     elif [ "$s" = checkout ]; then
-      local id; id="$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("id",""))' "$body" 2>/dev/null || true)"
+      local id; id="$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("orderId",""))' "$body" 2>/dev/null || true)"
       if [ -n "$id" ]; then
         code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$APP_URL/$m/orders/$id" || true)"
         [ "$code" = 200 ] || log "WARNING: GET /$m/orders/$id answered $code after the checkout created it"
@@ -386,7 +447,8 @@ smoke() {
 # 40-57 % of the app's CPU in the first measured steps and a cold app hit at 1,000 req/s queued for seconds
 # (README "Warm-up").
 warm() {
-  local m="$1" s tdir="$out/logs/warmup-$1" t0=$SECONDS jit_pct="" j0 j1 w0 round=0
+  local m s tdir="$out/logs/warmup-$1" t0=$SECONDS jit_pct="" j0 j1 w0 round=0
+  m="$(base_of "$1")"
   mkdir -p "$tdir"
   for s in ${scenarios//,/ }; do
     [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
@@ -404,10 +466,11 @@ warm() {
   }
   # a native binary has no JIT threads: its first round measures 0 and ends the warm-up
   jit_ms() {
+    [ -n "$APP_PID" ] || { echo 0; return; }   # a remote app: no JIT reading, the ramp is the whole warm-up
     "$PYTHON" "$here/sample.py" --pid "$APP_PID" --once | "$PYTHON" -c 'import json,sys; print(int(json.load(sys.stdin)["jit_ms"]))'
   }
   # sampled like a step, so the metrics scrape path gets compiled during the warm-up too
-  "$PYTHON" "$here/sample.py" --pid "$APP_PID" --out "$tdir/samples.jsonl" --interval 0.25 \
+  "$PYTHON" "$here/sample.py" ${APP_PID:+--pid "$APP_PID"} --out "$tdir/samples.jsonl" --interval 0.25 \
     --metrics "$APP_URL/q/metrics" --metrics-interval "${METRICS_INTERVAL:-0.5}" &
   SAMPLER_PID=$!
   (
@@ -428,30 +491,50 @@ warm() {
   log "warm-up $m: $((SECONDS - t0)) s${jit_pct:+ (JIT at $jit_pct % of a core in the last 3 s)}, $summary"
 }
 
+# children_cpu_ms VAR: sets VAR to the user+system CPU ms of this shell's finished (reaped) child processes. Not
+# in $(...): a forked subshell starts with no children's time
+children_cpu_ms() {
+  local f="$out/logs/times.txt" a b t ms=0 sec
+  times >"$f"
+  { read -r _ _; read -r a b; } <"$f"
+  for t in "$a" "$b"; do
+    sec="${t#*m}"; sec="${sec%s}"
+    ms=$((ms + 10#${t%%m*} * 60000 + 10#${sec%.*} * 1000 + 10#${sec#*.}))
+  done
+  printf -v "$1" '%s' "$ms"
+}
+
 json_str() { local v="${1//\\/\\\\}"; printf '"%s"' "${v//\"/\\\"}"; }
 
 failed=0 startup_s=12 done_steps=0 measured_ms=0
 run_step() {   # run_step INDEX MODE SCENARIO TOOL LEVEL
-  local i="$1" m="$2" s="$3" tool="$4" lv="$5" dir t0 rc=0
+  local i="$1" m="$2" s="$3" tool="$4" lv="$5" dir t0 rc=0 b c0 c1
+  b="$(base_of "$m")"
   dir="$out/steps/$(printf '%03d' "$i")-$s-$m-$tool-$lv"
   mkdir -p "$dir"
-  vtvr_request "$m" "$s"
+  vtvr_request "$b" "$s"
   cat >"$dir/meta.json" <<JSON
-{"index": $i, "scenario": "$s", "mode": "$m", "tool": "$tool", "load_kind": "$([ "$tool" = vegeta ] && echo rate || echo concurrency)",
+{"index": $i, "scenario": "$s", "mode": "$b", "series": "$m", "client": $(json_str "$(client_of "$m")"), "tool": "$tool", "load_kind": "$([ "$tool" = vegeta ] && echo rate || echo concurrency)",
  "load": $lv, "duration": "$duration", "duration_s": $(secs "$dur_ms"),
  "ramp_in_s": $(secs "$([ "$tool" = vegeta ] && echo "$ramp_ms" || echo 0)"), "params": $(json_str "$(vtvr_params "$s")"),
  "method": "$REQ_METHOD", "url": $(json_str "$APP_URL$REQ_PATH"), "expected_status": $REQ_STATUS,
- "app_pid": $APP_PID, "started": "$(date -u +%FT%TZ)"}
+ "app_pid": ${APP_PID:-null}, "scrape_cpu_ms": $SCRAPE_MS, "started": "$(date -u +%FT%TZ)"}
 JSON
   curl -s --max-time 5 -o "$dir/metrics-before.prom" "$APP_URL/q/metrics" || true
-  "$PYTHON" "$here/sample.py" --pid "$APP_PID" --out "$dir/samples.jsonl" --interval 0.25 \
-    --metrics "$APP_URL/q/metrics" --metrics-interval "${METRICS_INTERVAL:-0.5}" &
+  "$PYTHON" "$here/sample.py" ${APP_PID:+--pid "$APP_PID"} ${DELAY_PID:+--also "delay=$DELAY_PID"} \
+    --out "$dir/samples.jsonl" --interval 0.25 --metrics "$APP_URL/q/metrics" --metrics-interval "${METRICS_INTERVAL:-0.5}" &
   SAMPLER_PID=$!
+  # the load starts once the sampler has read the CPU, so the step's CPU window starts with the load
+  for _ in $(seq 100); do [ ! -s "$dir/samples.jsonl" ] || break; sleep 0.02; done
   t0=$(date +%s%3N)
+  children_cpu_ms c0
   # both tools stop by themselves after the step plus their request timeout; 'timeout' makes sure of it
   local sent="$duration"; [ "$tool" != vegeta ] || sent="$((ramp_ms + dur_ms))ms"
-  OUT="$dir/results" timeout -k 5 "$step_limit_s" "$here/$tool.sh" "$m" "$s" "$lv" "$sent" >"$dir/stdout.txt" 2>&1 &
+  OUT="$dir/results" timeout -k 5 "$step_limit_s" "$here/$tool.sh" "$b" "$s" "$lv" "$sent" >"$dir/stdout.txt" 2>&1 &
   TOOL_PID=$!; wait "$TOOL_PID" || rc=$?; TOOL_PID=""
+  children_cpu_ms c1
+  # the load generator's CPU: what the tool's process tree used, reaped by this shell (times' children line)
+  echo "{\"cpu_ms\": $((c1 - c0)), \"wall_ms\": $(($(date +%s%3N) - t0))}" >"$dir/generator.json"
   [ "$rc" != 124 ] || echo "stopped after $step_limit_s s: the load tool did not end by itself" >>"$dir/stdout.txt"
   stop_pid "$SAMPLER_PID" sampler 5; SAMPLER_PID=""
   curl -s --max-time 5 -o "$dir/metrics-after.prom" "$APP_URL/q/metrics" || true
@@ -463,7 +546,7 @@ JSON
     line="$("$PYTHON" "$here/report.py" step "$dir")" || st=$?
     log "  $line"
   fi
-  kill -0 "$APP_PID" 2>/dev/null || die "the app (pid $APP_PID) died during $s $m $tool $lv; see $out/logs"
+  [ -z "$APP_PID" ] || kill -0 "$APP_PID" 2>/dev/null || die "the app (pid $APP_PID) died during $s $m $tool $lv; see $out/logs"
   # a step whose requests all succeeded left a working app; after failures, make sure
   if [ "$rc" != 0 ] || [ "$st" != 0 ]; then probe "$m" "$s" "$dir"; fi
   [ "$settle" = 0 ] || sleep "$settle"
@@ -476,7 +559,7 @@ JSON
 probe() {
   [ "$external" = 0 ] || return 0
   local code try wait_s=$((TIMEOUT_S > 10 ? TIMEOUT_S : 10)) what
-  vtvr_request "$1" "$2"
+  vtvr_request "$(base_of "$1")" "$2"
   for try in 1 2 3; do
     if [ -n "$REQ_BODY" ]; then
       code="$(curl -s -o /dev/null -w '%{http_code}' --max-time "$wait_s" -X "$REQ_METHOD" -H 'Content-Type: application/json' -d "$REQ_BODY" "$APP_URL$REQ_PATH" || true)"
@@ -492,7 +575,7 @@ probe() {
   echo "$REQ_METHOD $REQ_PATH after the step: $what" >"$3/unresponsive.txt"
   [ -z "$JAVA" ] || [ -n "$runner" ] || "$JAVA_HOME/bin/jstack" "$APP_PID" >"$3/threads.txt" 2>&1 || true
   stop_system 5
-  start_system "$1-restart-$(basename "$3")"
+  start_system "$1-restart-$(basename "$3")" "$(client_of "$1")"
   warm "$1" || true
 }
 
@@ -509,25 +592,28 @@ eta() {   # eta INDEX MODE -> seconds left, from the measured cost per step so f
 # ---------------------------------------------------------------------------------------------- run
 started_at="$(date -u +%FT%TZ)" t_run=$SECONDS
 cmdline="load/compare.sh${args[*]:+ ${args[*]}}"
-if [ "$external" = 1 ]; then app_desc="external, $APP_URL (pid $app_pid_ext)"
+if [ "$external" = 1 ]; then app_desc="external, $APP_URL (${app_pid_ext:+pid $app_pid_ext}${app_pid_ext:-remote: sampled from /q/metrics only})"
 elif [ -n "$runner" ]; then app_desc="native $(basename "$runner")"
 else app_desc="JVM jar $(basename "$jar")"; fi
 "$PYTHON" "$here/report.py" machine ${JAVA:+--java "$JAVA"} --set "app=$app_desc" --set "java_opts=${APP_JAVA_OPTS:-}" \
   --set "started=$started_at" --set "command=$cmdline" --set "vegeta=vegeta $VEGETA_VERSION ($VEGETA)" \
   --set "hey=hey ($HEY)" --set "reuse=$reuse" --set "duration=$duration" --set "warmup=$warmup" \
-  --set "experiment=$experiment" >"$out/machine.json"
-log "plan: $total steps over modes [$plan_modes], scenarios [$scenarios], $duration each, warm-up $warmup; $([ "$reuse" = 1 ] && echo 'one app for all modes' || echo 'a fresh app and delay service per mode')"
+  --set "experiment=$experiment" \
+  --list "mode_order=$mode_order" --set "placement=$placement" --set "metrics_interval=${METRICS_INTERVAL:-0.5}" \
+  >"$out/machine.json"
+log "plan: $total steps over modes [$plan_modes] (order rotated by $rotate), scenarios [$scenarios], $duration each, warm-up $warmup; $([ "$reuse" = 1 ] && echo 'one app for all modes' || echo 'a fresh app and delay service per mode')"
 
-i=0 current_mode=""
-[ "$reuse" = 0 ] || start_system all
+i=0 current_mode="" APP_CLIENT=""
 for p in "${plan[@]}"; do
   i=$((i + 1))
   read -r m s tool lv <<<"$p"
   if [ "$m" != "$current_mode" ]; then
-    if [ "$reuse" = 0 ]; then
+    # a fresh app per mode; with --reuse one app serves every mode, except that a delay-client variant and the
+    # A/A row need their own
+    if [ "$reuse" = 0 ] || [ -z "$current_mode" ] || [[ "$m" == *-aa ]] || [ "$(client_of "$m")" != "$APP_CLIENT" ]; then
       [ -z "$current_mode" ] || stop_system
       log "starting a fresh delay service and app for mode $m"
-      start_system "$m"
+      start_system "$m" "$(client_of "$m")"
     fi
     current_mode="$m"
     # --quick skips the per-scenario check unless the warm-up (which hits every scenario) saw a failure

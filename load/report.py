@@ -391,6 +391,9 @@ def machine(argv):
         elif a == "--set":
             k, v = next(it).split("=", 1)
             info[k] = v
+        elif a == "--list":
+            k, v = next(it).split("=", 1)
+            info[k] = [x for x in v.split(",") if x]
     try:
         info["git_commit"] = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
                                             capture_output=True, text=True, timeout=10).stdout.strip() or None
