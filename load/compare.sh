@@ -248,26 +248,10 @@ fi
 # ---------------------------------------------------------------------------------------------- processes
 APP_PID="" DELAY_PID="" SAMPLER_PID="" TOOL_PID="" DB_STARTED=0 DB_START_PID=""
 
-kill_tree() {   # kill_tree PID SIGNAL: PID and its descendants, by pid
-  local c
-  for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$c" "$2"; done
-  kill "-$2" "$1" 2>/dev/null || true
-}
-
-stop_pid() {    # stop_pid PID NAME [GRACE_S]: TERM, up to GRACE_S (20) seconds, then KILL
-  local pid="$1" i
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill_tree "$pid" TERM
-  for i in $(seq 1 $((${3:-20} * 20))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-  if kill -0 "$pid" 2>/dev/null; then log "$2 (pid $pid) ignored TERM, killing"; kill_tree "$pid" KILL; fi
-  wait "$pid" 2>/dev/null || true
-}
-
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
-  stop_pid "$TOOL_PID" "load tool"; stop_pid "$SAMPLER_PID" sampler; stop_pid "$DB_START_PID" "load/db.sh start"
-  stop_pid "$APP_PID" app; stop_pid "$DELAY_PID" "delay service"
+  stop_pid "$TOOL_PID"; stop_pid "$SAMPLER_PID"; stop_pid "$DB_START_PID"; stop_pid "$APP_PID"; stop_pid "$DELAY_PID"
   if [ "$DB_STARTED" = 1 ]; then DB_PORT="$DB_PORT" "$here/db.sh" stop || true; fi
   exit "$rc"
 }
@@ -275,9 +259,8 @@ trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT
 trap 'log "terminated"; exit 143' TERM
 
-port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 pick_port() {   # pick_port NAME WANTED -> WANTED, or a free port when WANTED is taken
-  if port_busy "$2"; then local p; p="$(free_port)"; log "port $2 for the $1 is busy, using $p"; echo "$p"; else echo "$2"; fi
+  if ! port_free "$2"; then local p; p="$(free_port)"; log "port $2 for the $1 is busy, using $p"; echo "$p"; else echo "$2"; fi
 }
 
 external=0; [ -z "$app_url_ext" ] || external=1
@@ -337,7 +320,7 @@ if [ "$external" = 0 ]; then
     if DB_PORT="$DB_PORT" "$here/db.sh" status >/dev/null 2>&1; then
       log "database: load/db.sh already runs MariaDB on $DB_PORT, reusing it (left running)"
     else
-      if port_busy "$DB_PORT"; then
+      if ! port_free "$DB_PORT"; then
         log "port $DB_PORT is taken by a server load/db.sh does not run; the embedded DB gets a free port"
         DB_PORT="$(free_port)"
       fi
@@ -358,16 +341,8 @@ export APP_URL
 ensure_vegeta; ensure_hey   # after the database start, which runs meanwhile (a first run builds Vegeta)
 
 start_delay() {
-  local log_f="$out/logs/delay-$1.log"
-  if [ -f "$jar" ]; then
-    # shellcheck disable=SC2086
-    env QUARKUS_PROFILE=delay QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$DELAY_PORT" "$JAVA" ${DELAY_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
-  else
-    env QUARKUS_PROFILE=delay QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$DELAY_PORT" "$runner" >"$log_f" 2>&1 &
-  fi
-  DELAY_PID=$!
-  wait_http "http://127.0.0.1:$DELAY_PORT/delay/0" 90 && kill -0 "$DELAY_PID" 2>/dev/null \
-    || { tail -20 "$log_f" >&2; die "the delay service did not answer on port $DELAY_PORT (log: $log_f)"; }
+  # shellcheck disable=SC2086
+  start_delay_service "$([ -f "$jar" ] && echo "$jar" || echo "$runner")" "$DELAY_PORT" "$out/logs/delay-$1.log" ${DELAY_JAVA_OPTS:-}
 }
 
 db_ready() {   # waits for the background 'load/db.sh start', once
@@ -393,7 +368,7 @@ start_app() {   # start_app LABEL [CLIENT]: CLIENT sets bench.blocking-client
       "${APP_TASKSET[@]}" "$JAVA" ${APP_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
   fi
   APP_PID=$!
-  wait_http "$APP_URL/q/health/ready" 120 && kill -0 "$APP_PID" 2>/dev/null \
+  wait_ready "$APP_PID" "$APP_URL/q/health/ready" 120 \
     || { tail -30 "$log_f" >&2; die "the app did not become ready on $APP_URL (log: $log_f)"; }
   log "app ready in $((SECONDS - t0)) s (pid $APP_PID, $APP_URL, delay service on $DELAY_PORT${2:+, bench.blocking-client=$2})"
 }
@@ -412,8 +387,8 @@ start_system() {   # start_system LABEL [CLIENT]
 
 stop_system() {   # stop_system [GRACE_S]
   [ "$external" = 0 ] || { APP_PID=""; return 0; }
-  stop_pid "$APP_PID" app "${1:-20}"; APP_PID=""
-  stop_pid "$DELAY_PID" "delay service"; DELAY_PID=""
+  stop_pid "$APP_PID" TERM "${1:-20}"; APP_PID=""
+  stop_pid "$DELAY_PID"; DELAY_PID=""
 }
 
 # smoke MODE: one request per scenario; a wrong status is reported now rather than found in the tables
@@ -484,7 +459,7 @@ warm() {
     j1="$(jit_ms)"; jit_pct=$(( (j1 - j0) * 100 / ($(date +%s%3N) - w0) ))
     [ "$jit_pct" -gt "$WARMUP_JIT_PCT" ] || break
   done
-  stop_pid "$SAMPLER_PID" sampler 5; SAMPLER_PID=""
+  stop_pid "$SAMPLER_PID" TERM 5; SAMPLER_PID=""
   local summary
   summary="$("$VEGETA" report -type json "$tdir"/*.bin | "$PYTHON" -c 'import json,sys; r=json.load(sys.stdin); print("{} requests, {:.1f}% ok, status {}".format(r["requests"], 100*r["success"], r["status_codes"])); sys.exit(r["success"] < 1)')" \
     || { log "warm-up $m: ${summary:-no results}"; return 1; }
@@ -536,7 +511,7 @@ JSON
   # the load generator's CPU: what the tool's process tree used, reaped by this shell (times' children line)
   echo "{\"cpu_ms\": $((c1 - c0)), \"wall_ms\": $(($(date +%s%3N) - t0))}" >"$dir/generator.json"
   [ "$rc" != 124 ] || echo "stopped after $step_limit_s s: the load tool did not end by itself" >>"$dir/stdout.txt"
-  stop_pid "$SAMPLER_PID" sampler 5; SAMPLER_PID=""
+  stop_pid "$SAMPLER_PID" TERM 5; SAMPLER_PID=""
   curl -s --max-time 5 -o "$dir/metrics-after.prom" "$APP_URL/q/metrics" || true
   measured_ms=$((measured_ms + $(date +%s%3N) - t0))
   local line st=0
