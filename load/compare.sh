@@ -68,6 +68,8 @@
 #   E8 pinning with synchronized and with ReentrantLock (virtual, worker)
 #   saturate  io, Vegeta only, rates 1,000 .. 7,000 req/s: each mode's saturation point and what limited it
 #             (add --modes virtual,virtual+socket,worker,worker+socket,reactive for the delay clients)
+#   cost      how cost grows with work: fanout at 20 req/s with 1, 10 and 100 calls (Vegeta), io at 50 .. 4,000
+#             in flight (hey); CPU per request and RSS per mode (and client) in the report's cost charts
 #
 # Leaves DIR/summary.csv, summary.json, summary.md, report.html, machine.json, steps/*/ (raw Vegeta results,
 # hey CSVs, process samples, metrics before/after), logs/. Exit 1 when a step produced no results.
@@ -94,7 +96,7 @@ levels() {
 }
 
 # ---------------------------------------------------------------------------------------------- options
-quick=0 dry=0 runs=1 reuse="" aa="" rotate="" cpus="" native=0 rebuild=0 nobuild=0 experiment="" out="" app_url_ext="" app_pid_ext=""
+quick=0 dry=0 runs=1 reuse="" aa="" rotate="" cpus="" cost=0 native=0 rebuild=0 nobuild=0 experiment="" out="" app_url_ext="" app_pid_ext=""
 o_scen="" o_modes="" o_rates="" o_conc="" o_tools="" o_dur="" o_warm="" o_delay=""
 args=("$@")
 while [ $# -gt 0 ]; do
@@ -147,6 +149,7 @@ case "$experiment" in
          export TIMEOUT=30s TIMEOUT_S=30 ;;
   E8|e8) scenarios=pinning,pinning-reentrant; modes=virtual,worker; export DELAY=100; rates=20,100,400; conc=10,300 ;;
   saturate) scenarios=io; tools=vegeta; rates=1000,2500,4000,5500,7000 ;;
+  cost) scenarios=io,fanout; cost=1; duration=10s ;;
   *) die "unknown experiment '$experiment' (E1 .. E8, saturate)" ;;
 esac
 WARMUP_MAX="${WARMUP_MAX:-45}"
@@ -204,8 +207,14 @@ order=(${modes//,/ }); [ -z "$aa" ] || order+=("$aa-aa")
 rotate="${rotate:-$((RANDOM % ${#order[@]}))}"
 k=$((rotate % ${#order[@]})); order=("${order[@]:$k}" "${order[@]:0:$k}")
 mode_order="$(IFS=,; echo "${order[*]}")"
-plan=()   # "mode scenario tool level"
+plan=()   # "mode scenario tool level [VAR=value for this step]"
 for m in "${order[@]}"; do
+  if [ "$cost" = 1 ]; then   # the cost experiment's own plan: the work per request varies, not the load
+    [[ "$m" == *-aa ]] && continue
+    for x in 1 10 100; do plan+=("$m fanout vegeta 20 FANOUT_CALLS=$x"); done
+    for x in 50 400 1000 2000 4000; do plan+=("$m io hey $x"); done
+    continue
+  fi
   for s in ${scenarios//,/ }; do
     [[ " $(vtvr_modes_for "$s") " == *" $(base_of "$m") "* ]] || continue
     [[ "$m" != *-aa ]] || [ "$s" = io ] || continue   # the A/A row: io, Vegeta
@@ -484,8 +493,10 @@ json_str() { local v="${1//\\/\\\\}"; printf '"%s"' "${v//\"/\\\"}"; }
 failed=0 startup_s=12 done_steps=0 measured_ms=0
 run_step() {   # run_step INDEX MODE SCENARIO TOOL LEVEL
   local i="$1" m="$2" s="$3" tool="$4" lv="$5" dir t0 rc=0 b c0 c1
+  # shellcheck disable=SC2163  # a scenario parameter of this step only (the cost experiment's calls)
+  [ -z "${6:-}" ] || local -x "$6"
   b="$(base_of "$m")"
-  dir="$out/steps/$(printf '%03d' "$i")-$s-$m-$tool-$lv"
+  dir="$out/steps/$(printf '%03d' "$i")-$s-$m-$tool-$lv${6:+-${6#*=}}"
   mkdir -p "$dir"
   vtvr_request "$b" "$s"
   cat >"$dir/meta.json" <<JSON
@@ -581,7 +592,7 @@ log "plan: $total steps over modes [$plan_modes] (order rotated by $rotate), sce
 i=0 current_mode="" APP_CLIENT=""
 for p in "${plan[@]}"; do
   i=$((i + 1))
-  read -r m s tool lv <<<"$p"
+  read -r m s tool lv extra <<<"$p"
   if [ "$m" != "$current_mode" ]; then
     # a fresh app per mode; with --reuse one app serves every mode, except that a delay-client variant and the
     # A/A row need their own
@@ -595,7 +606,7 @@ for p in "${plan[@]}"; do
     if [ "$quick" = 1 ]; then warm "$m" || smoke "$m"; else smoke "$m"; warm "$m" || true; fi
   fi
   log "step $i/$total: $m $s $tool $lv$([ "$tool" = vegeta ] && echo ' req/s' || echo ' in flight') for $duration, ~$(eta "$i" "$m") s left"
-  run_step "$i" "$m" "$s" "$tool" "$lv"
+  run_step "$i" "$m" "$s" "$tool" "$lv" "$extra"
   done_steps=$((done_steps + 1))
 done
 stop_system

@@ -556,14 +556,18 @@ def mode_color(mode, names):
     return EXTRA_COLORS[extra.index(mode) % len(EXTRA_COLORS)] if mode in extra else "#333"
 
 
-def series_for(rows, key, dash=False, suffix=""):
+def series_for(rows, key, dash=False, suffix="", x=lambda r: float(r["load"])):
     out, names = [], series_names(rows)
     for mode in names:
         mr = [r for r in rows if r["mode"] == mode]
         out.append({"name": mode + suffix, "color": mode_color(mode, names),
                     "dash": dash or mode.endswith(AA_SUFFIX),
-                    "points": [(float(r["load"]), r[key], bool(r["flags"]), tip(r)) for r in mr]})
+                    "points": [(x(r), r[key], bool(r["flags"]), tip(r)) for r in mr]})
     return out
+
+
+def calls_of(r):
+    return float(params_of(r["params"]).get("calls", 1))
 
 
 def write_csv_json(run, rows):
@@ -746,11 +750,19 @@ def write_html(run, rows, meta, scenarios):
         parts.append(svg_chart("p99 latency", "hey, successes only", series_for(hey, "p99_ok_ms"), "concurrency", "ms"))
         parts.append(svg_chart("peak platform threads", "hey steps, /proc Threads", series_for(hey, "threads_peak"),
                                "concurrency", "threads", logy=False))
+        cost_keys = (("cpu_ms_per_req", "CPU per request", "CPU ms/req"), ("rss_peak_mib", "peak RSS", "MiB"))
+        if hey:
+            for key, label, unit in cost_keys:
+                parts.append(svg_chart(f"{label} vs concurrency", "hey steps", series_for(hey, key),
+                                       "concurrency", unit, logy=False))
+        if len({r["params"] for r in veg}) > 1:   # the cost experiment: the work per request varies
+            parts.append("</div><h3>Cost growth &mdash; work per request (Vegeta, same rate)</h3><div class='row'>")
+            for key, label, unit in cost_keys:
+                parts.append(svg_chart(f"{label} vs calls", "delay calls per request", series_for(veg, key, x=calls_of),
+                                       "calls per request", unit, logy=False))
         parts.append("</div><h3>Server cost &mdash; app process during the Vegeta steps</h3><div class='row'>")
-        for key, label, unit in (("cpu_ms_per_req", "CPU per request", "CPU ms/req"),
-                                 ("rss_peak_mib", "peak RSS", "MiB"),
-                                 ("threads_peak", "peak platform threads", "threads"),
-                                 ("heap_peak_mib", "peak heap used", "MiB")):
+        for key, label, unit in cost_keys + (("threads_peak", "peak platform threads", "threads"),
+                                             ("heap_peak_mib", "peak heap used", "MiB")):
             parts.append(svg_chart(label, "Vegeta steps, sampled every 250 ms", series_for(veg, key),
                                    "requested rate (req/s)", unit, logy=False))
         parts.append("</div>")
@@ -1007,13 +1019,13 @@ def targets_html(rows):
 
 # ---------------------------------------------------------------------------------------------- median
 def median_rows(runs_rows):
-    """One row per step key (scenario, mode, tool, load) over several runs' rows: the row of the run whose p99
+    """One row per step key (scenario, params, mode, tool, load) over several runs' rows: the row of the run whose p99
     (successes) is the median (the lower one of an even count), so every figure of it comes from one run; 'ranges'
     holds min-max of each figure over the runs, flags carry their counts."""
     groups = {}
     for rows in runs_rows:
         for r in rows:
-            groups.setdefault((r["scenario"], r["mode"], r["tool"], r["load"]), []).append(r)
+            groups.setdefault((r["scenario"], r.get("params"), r["mode"], r["tool"], r["load"]), []).append(r)
     out = []
     for group in groups.values():
         ranked = sorted(group, key=lambda r: (_p99(r) is None, _p99(r) or 0))
