@@ -58,7 +58,10 @@ need() { command -v "$1" >/dev/null 2>&1 || die "'$1' is needed: $2"; }
 
 # alive PID: running and not a zombie waiting to be reaped
 alive() {
-  [ -n "$1" ] && [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != Z ]
+  local st
+  [ -n "$1" ] && st="$(cat "/proc/$1/stat" 2>/dev/null)" && [ -n "$st" ] || return 1
+  st="${st##*) }"   # the fields after the command name, which may hold spaces and ')'
+  [ "${st:0:1}" != Z ]
 }
 
 # wait_ready PID URL SECONDS: until URL answers 2xx; fails after SECONDS, or at once when PID has exited

@@ -421,6 +421,15 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
     """series: [{name, color, dash, points: [(x, y, flagged, tooltip)]}]; x is categorical (sorted union)."""
     pts = [p for s in series for p in s["points"] if p[1] is not None]
     ml, mr, mt, mb = 52, 10, 56, 40
+    legend, lx, ly = [], ml, 0   # (x, line) of each series' legend entry, wrapped to the chart's width
+    for s in series:
+        width = 26 + 6.2 * len(s["name"])
+        if lx > ml and lx + width > w - mr:
+            lx, ly = ml, ly + 1
+        legend.append((lx, ly))
+        lx += width
+    mt += 14 * ly
+    h += 14 * ly
     pw, ph = w - ml - mr, h - mt - mb
     e = html.escape
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
@@ -476,14 +485,12 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
             shape = (f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7" fill="{s["color"]}"/>'
                      if s.get("dash") else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.8" fill="{s["color"]}"/>')
             out.append(shape + "</g>")
-    lx = ml
-    for s in series:  # legend between the titles and the plot
-        label = s["name"]
+    for s, (lx, line) in zip(series, legend):  # legend between the titles and the plot
+        label, y = s["name"], mt - 12 - 14 * (ly - line)
         dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
-        out.append(f'<line x1="{lx}" x2="{lx + 16}" y1="{mt - 12}" y2="{mt - 12}" stroke="{s["color"]}" '
+        out.append(f'<line x1="{lx}" x2="{lx + 16}" y1="{y}" y2="{y}" stroke="{s["color"]}" '
                    f'stroke-width="2"{dash}/>'
-                   f'<text x="{lx + 19}" y="{mt - 8}" class="lg">{e(label)}</text>')
-        lx += 26 + 6.2 * len(label)
+                   f'<text x="{lx + 19}" y="{y + 4}" class="lg">{e(label)}</text>')
     out.append("</svg>")
     return "".join(out)
 
@@ -596,6 +603,14 @@ def load_label(r):
     return f"{fmt(r['load'])} {'req/s' if r['load_kind'] == 'rate' else 'conc'}"
 
 
+def order_text(meta):
+    """mode_order of a run (a list) or of several runs (a list of lists), as text."""
+    o = meta.get("mode_order") or []
+    if o and isinstance(o[0], list):
+        return "; ".join(f"run {i + 1}: " + " > ".join(x) for i, x in enumerate(o))
+    return " > ".join(o) if isinstance(o, list) else str(o)
+
+
 def method_notes(meta):
     """How the figures were taken, for both reports."""
     return [
@@ -622,7 +637,7 @@ def write_md(run, rows, meta, scenarios):
               f"- **app**: {meta.get('app', 'n/a')}; JVM options: `{meta.get('java_opts') or 'JVM defaults'}`",
               f"- **run**: {meta.get('started', '?')}, `{meta.get('command', '')}`, commit {meta.get('git_commit')}",
               f"- **tools**: {meta.get('vegeta', 'vegeta')}, {meta.get('hey', 'hey')}",
-              f"- **mode order**: {meta.get('mode_order')}", f"- **CPU placement**: {meta.get('placement') or 'none'}",
+              f"- **mode order**: {order_text(meta)}", f"- **CPU placement**: {meta.get('placement') or 'none'}",
               ""] + [f"- {x}" for x in method_notes(meta)] + [""]
     lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival rate; their "
               "percentiles leave out the requests of the step's ramp-in (RAMP_IN, 1 s by default), which "
@@ -686,13 +701,19 @@ def write_html(run, rows, meta, scenarios):
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>vt-vs-reactive load report"
              f"</title><style>{CSS}</style></head><body>",
              "<h1>Virtual threads vs reactive vs worker pool: load report</h1>",
-             "<table class='meta'>"]
+             f"<p class='note'>{e(meta.get('started', '?'))}, {e(str(meta.get('cores', '?')))} cores; mode order "
+             f"{e(order_text(meta))}; CPU placement: {e(meta.get('placement') or 'none')}. The run's details "
+             "follow the targets.</p>",
+             targets_html(rows),
+             "<h2>This run</h2><table class='meta'>"]
     for k, label in (("cores", "cores"), ("cpu", "CPU"), ("memory_mib", "memory MiB"), ("os", "OS"),
                      ("jdk", "JDK"), ("quarkus", "Quarkus"), ("app", "app"), ("java_opts", "JVM options"),
                      ("started", "started"), ("command", "command"), ("git_commit", "commit"),
                      ("vegeta", "Vegeta"), ("hey", "hey"), ("mode_order", "mode order"),
                      ("placement", "CPU placement")):
-        v = meta.get(k)
+        v = order_text(meta) if k == "mode_order" else meta.get(k)
+        if k == "placement" and not v:
+            v = "none: every process may use every core"
         if k == "java_opts" and not v:
             v = "JVM defaults (max heap = 1/4 of RAM)"
         parts.append(f"<tr><td>{label}</td><td>{e(str(v if v not in (None, '') else 'n/a'))}</td></tr>")
@@ -718,7 +739,6 @@ def write_html(run, rows, meta, scenarios):
                  "(load generator limited; coordinated omission); BELOW_RATE = answers fell behind the asked "
                  "rate (saturated); ERRORS = success &lt; 100%; APP_UNRESPONSIVE = the app did not answer one more "
                  "request after the step (its thread dump is in the step folder) and was restarted.</p>")
-    parts.append(targets_html(rows))
     for sc in scenarios:
         sr = [r for r in rows if r["scenario"] == sc]
         if not sr:
