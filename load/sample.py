@@ -26,7 +26,6 @@ import time
 import urllib.request
 
 import psutil
-from prometheus_client.parser import text_string_to_metric_families
 
 
 def proc_sample(proc):
@@ -61,6 +60,8 @@ def thread_cpu(proc):
 
 def parse_prometheus(text):
     """-> {sample name: [(labels dict, value)]} from the Prometheus text format."""
+    # imported here: it takes longer to import than the rest, and the first CPU reading must not wait for it
+    from prometheus_client.parser import text_string_to_metric_families
     out = {}
     try:
         for fam in text_string_to_metric_families(text):
