@@ -345,6 +345,7 @@ if [ "$external" = 0 ]; then
   APP_URL="http://127.0.0.1:$APP_PORT"
 else
   APP_URL="${app_url_ext%/}"
+  is_loopback "$APP_URL" || export VTVR_REMOTE=1   # the user named another host: vegeta.sh and hey.sh may load it
 fi
 export APP_URL
 ensure_vegeta; ensure_hey   # after the database start, which runs meanwhile (a first run builds Vegeta)
@@ -444,7 +445,7 @@ warm() {
       s="$(basename "$t" .targets)"; lowest="$(levels "$s")"; lowest="${lowest%%[,|]*}"
       rate=$((lowest * WARMUP_SCALE / 100 / $1)); [ "$rate" -ge 1 ] || rate=1
       timeout -k 5 $(($2 / 1000 + step_limit_s)) "$VEGETA" attack -targets "$t" -rate "$rate/1s" -duration "${2}ms" \
-        -timeout "$TIMEOUT" -laddr "$(loopback_source)" >"$tdir/$s-$3.bin" &
+        -timeout "$TIMEOUT" $(laddr_for "$APP_URL") >"$tdir/$s-$3.bin" &
     done
     wait
   }

@@ -8,10 +8,14 @@ VTVR_CACHE="${VTVR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vt-vs-reactive}"
 # usage: prints the calling script's header comment (every script documents its parameters there)
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-# require_loopback URL: dies unless URL points at this machine (load and failure tests target loopback only)
+# is_loopback URL: true when URL points at this machine
+is_loopback() { case "$1" in http://127.0.0.1[:/]*|http://localhost[:/]*|http://\[::1\][:/]*) return 0 ;; esac; return 1; }
+
+# require_loopback URL: dies unless URL points at this machine (load tests target loopback unless the user says
+# otherwise: VTVR_REMOTE=1, which compare.sh --app-url sets for an app on another machine)
 require_loopback() {
-  case "$1" in http://127.0.0.1[:/]*|http://localhost[:/]*|http://\[::1\][:/]*) ;;
-    *) die "APP_URL must point at this machine (127.0.0.1/localhost), got '$1'" ;; esac
+  is_loopback "$1" || [ "${VTVR_REMOTE:-0}" = 1 ] \
+    || die "APP_URL must point at this machine (127.0.0.1/localhost), got '$1' (VTVR_REMOTE=1 allows another host)"
 }
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -136,3 +140,7 @@ start_delay_service() {
 loopback_source() {
   echo "127.0.0.$((2 + RANDOM % 250))"
 }
+
+# laddr_for URL: Vegeta's '-laddr' flag with a fresh loopback source (loopback_source) for a loopback URL; nothing
+# for another host, which a loopback source cannot reach
+laddr_for() { if is_loopback "$1"; then echo "-laddr $(loopback_source)"; fi; }
