@@ -295,6 +295,8 @@ if [ -n "$cpus" ]; then
   ncpu="$(nproc)" app_n="${BASH_REMATCH[1]}"
   [ "$app_n" -lt "$ncpu" ] || die "--cpus app=$app_n leaves no core for the rest ($ncpu cores)"
   app_set="$((ncpu - app_n))-$((ncpu - 1))" rest_set="0-$((ncpu - app_n - 1))"
+  [ "$app_n" != 1 ] || app_set="$((ncpu - 1))"
+  [ "$((ncpu - app_n))" != 1 ] || rest_set=0
   taskset -pc "$rest_set" $$ >/dev/null
   APP_TASKSET=(taskset -c "$app_set")
   placement="app on cpu $app_set; Vegeta, hey, delay service, database, sampler on cpu $rest_set"
@@ -586,7 +588,7 @@ else app_desc="JVM jar $(basename "$jar")"; fi
   --set "started=$started_at" --set "command=$cmdline" --set "vegeta=vegeta $VEGETA_VERSION ($VEGETA)" \
   --set "hey=hey ($HEY)" --set "reuse=$reuse" --set "duration=$duration" --set "warmup=$warmup" \
   --set "experiment=$experiment" \
-  --list "mode_order=$mode_order" --set "placement=$placement" --set "metrics_interval=${METRICS_INTERVAL:-0.5}" \
+  --list "mode_order=$mode_order" --set "placement=$placement" --set "app_cores=${app_n:-}" --set "metrics_interval=${METRICS_INTERVAL:-0.5}" \
   >"$out/machine.json"
 log "plan: $total steps over modes [$plan_modes] (order rotated by $rotate), scenarios [$scenarios], $duration each, warm-up $warmup; $([ "$reuse" = 1 ] && echo 'one app for all modes' || echo 'a fresh app and delay service per mode')"
 

@@ -651,7 +651,7 @@ def write_md(run, rows, meta, scenarios):
               "the asked rate (server saturated); ERRORS = success < 100%; NO_SAMPLES = no process samples; APP_UNRESPONSIVE = the "
               "app did not answer one more request after the step (thread dump in the step folder) and was "
               "restarted.", ""]
-    lines += targets_md(rows)
+    lines += targets_md(rows, meta)
     for sc in scenarios:
         sr = [r for r in rows if r["scenario"] == sc]
         if not sr:
@@ -704,7 +704,7 @@ def write_html(run, rows, meta, scenarios):
              f"<p class='note'>{e(meta.get('started', '?'))}, {e(str(meta.get('cores', '?')))} cores; mode order "
              f"{e(order_text(meta))}; CPU placement: {e(meta.get('placement') or 'none')}. The run's details "
              "follow the targets.</p>",
-             targets_html(rows),
+             targets_html(rows, meta),
              "<h2>This run</h2><table class='meta'>"]
     for k, label in (("cores", "cores"), ("cpu", "CPU"), ("memory_mib", "memory MiB"), ("os", "OS"),
                      ("jdk", "JDK"), ("quarkus", "Quarkus"), ("app", "app"), ("java_opts", "JVM options"),
@@ -999,13 +999,25 @@ def saturation(rows, cores=None, app_cores=None):
     return out
 
 
-def targets_md(rows):
+def saturation_args(meta):
+    """The cores the machine had and the app was given (--cpus app=N), from machine.json."""
+    meta = meta or {}
+
+    def num(k):
+        try:
+            return int(meta.get(k))
+        except (TypeError, ValueError):
+            return None
+    return {"cores": num("cores"), "app_cores": num("app_cores")}
+
+
+def targets_md(rows, meta=None):
     t = targets(rows)
     if not t:
         return []
     lines = ["## Targets", "", TARGETS_NOTE, "", "| target | measured | verdict |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in t]
-    sat = saturation(rows)
+    sat = saturation(rows, **saturation_args(meta))
     if sat:
         lines += ["", "## Saturation (io)", "", "| series | highest rate fully served, p99 < 2x delay | limit |",
                   "|---|---|---|"] + [f"| {m} | {fmt(x, 0) if x else 'none'} | {w} |" for m, x, w in sat]
@@ -1019,7 +1031,7 @@ TARGETS_NOTE = ("The performance targets (README \"Targets\"), judged on this ru
                 "default run or the medians of several (5 s steps after the warm-up); --quick steps are too short.")
 
 
-def targets_html(rows):
+def targets_html(rows, meta=None):
     t = targets(rows)
     if not t:
         return ""
@@ -1028,7 +1040,7 @@ def targets_html(rows):
            "<table class='d'><tr><th>target</th><th>measured</th><th>verdict</th></tr>"
            + "".join(f"<tr{FLAGGED if c == 'FAIL' else ''}><td class='l'>{e(a)}</td>"
                      f"<td class='l'>{e(b)}</td><td class='l'>{e(c)}</td></tr>" for a, b, c in t) + "</table>")
-    sat = saturation(rows)
+    sat = saturation(rows, **saturation_args(meta))
     if sat:
         out += ("<h3>Saturation (io): highest rate with 100% success and p99 under 2x the delay</h3>"
                 "<table class='d'><tr><th>series</th><th>rate</th><th>what limited the next rate</th></tr>"
