@@ -434,10 +434,11 @@ smoke() {
 # 40-57 % of the app's CPU in the first measured steps and a cold app hit at 1,000 req/s queued for seconds
 # (README "Warm-up").
 warm() {
-  local m s tdir="$out/logs/warmup-$1" t0=$SECONDS jit_pct="" j0 j1 w0 round=0
+  local m s tdir="$out/logs/warmup-$1" t0=$SECONDS jit_pct="" j0 j1 w0 round=0 warm_scen="$scenarios"
   m="$(base_of "$1")"
+  [[ "$1" != *-aa ]] || warm_scen=io   # the A/A row measures io only
   mkdir -p "$tdir"
-  for s in ${scenarios//,/ }; do
+  for s in ${warm_scen//,/ }; do
     [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
     vtvr_target "$APP_URL" "$m" "$s" "$tdir" >"$tdir/$s.targets"
   done

@@ -1055,8 +1055,9 @@ def median_rows(runs_rows):
     (successes) is the median (the lower one of an even count), so every figure of it comes from one run; 'ranges'
     holds min-max of each figure over the runs, flags carry their counts."""
     groups = {}
-    for rows in runs_rows:
+    for k, rows in enumerate(runs_rows, 1):
         for r in rows:
+            r = dict(r, run=k)
             groups.setdefault((r["scenario"], r.get("params"), r["mode"], r["tool"], r["load"]), []).append(r)
     out = []
     for group in groups.values():
@@ -1076,7 +1077,7 @@ def median_rows(runs_rows):
         row["status_codes"] = " | ".join(r.get("status_codes") or "" for r in group)
         row["errors"] = " | ".join(r["errors"] for r in group if r.get("errors"))[:300]
         row["step"] = " ".join(r.get("step") or "" for r in group)
-        row["runs"] = len(group)
+        row["runs"] = f"{len(group)} (median: run {row.pop('run')})"
         lo_hi = row["ranges"].get("p99_ok_ms") or row["ranges"].get("p99_ms")
         row["p99_range_ms"] = f"{fmt(lo_hi[0])}-{fmt(lo_hi[1])}" if lo_hi else None
         out.append(row)

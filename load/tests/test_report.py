@@ -93,7 +93,7 @@ def test_median_row_is_one_whole_run_with_ranges():
     assert m["ranges"]["cpu_ms_per_req"] == [0.10, 0.50]
     assert m["ranges"]["p99_ok_ms"] == [105, 120]
     assert m["p99_range_ms"] == "105-120"
-    assert m["runs"] == 3
+    assert m["runs"] == "3 (median: run 3)"
 
 
 def test_median_of_an_even_count_takes_the_lower_run_and_counts_flags():
