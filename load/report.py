@@ -752,40 +752,42 @@ def write_html(run, rows, meta, scenarios):
         if ceil:
             parts.append(f"<p class='note'>Worker mode cannot pass {WORKER_POOL} threads / request time = "
                          f"<b>{ceil:,.0f} req/s</b> (Little's law); dotted line in the hey figure.</p>")
-        parts.append("<h3>Latency vs request rate &mdash; Vegeta (open model)</h3><div class='row'>")
-        for key, label, sub in (("p50_ok_ms", "p50", "successes only"), ("p99_ok_ms", "p99", "successes only"),
-                                ("p999_ms", "p99.9", "all answers")):
-            parts.append(svg_chart(f"{label} latency", f"Vegeta, constant rate, {sub}", series_for(veg, key),
-                                   "requested rate (req/s)", "ms"))
-        parts.append(svg_chart("success rate", "Vegeta: 2xx/3xx answers / requests", series_for(veg, "success_pct"),
-                               "requested rate (req/s)", "% ok", logy=False))
-        parts.append(svg_chart("achieved throughput", "Vegeta: successes / (send + wait)",
-                               series_for(veg, "achieved_rps"), "requested rate (req/s)", "req/s", logy=False))
-        parts.append("</div><h3>Throughput vs concurrency &mdash; hey (closed model)</h3><div class='row'>")
-        hl = [(ceil, f"worker ceiling {ceil:,.0f}/s")] if ceil else []
-        parts.append(svg_chart("throughput", "hey, N requests in flight", series_for(hey, "achieved_rps"),
-                               "concurrency", "ok req/s", hlines=hl, logy=False))
-        parts.append(svg_chart("p50 latency", "hey (closed model hides queueing)", series_for(hey, "p50_ok_ms"),
-                               "concurrency", "ms"))
-        parts.append(svg_chart("p99 latency", "hey, successes only", series_for(hey, "p99_ok_ms"), "concurrency", "ms"))
-        parts.append(svg_chart("peak platform threads", "hey steps, /proc Threads", series_for(hey, "threads_peak"),
-                               "concurrency", "threads", logy=False))
+        charts = []   # (heading, [svg]) per row of charts; a tool without steps here gets none
         cost_keys = (("cpu_ms_per_req", "CPU per request", "CPU ms/req"), ("rss_peak_mib", "peak RSS", "MiB"))
+        if veg:
+            charts.append(("Latency vs request rate &mdash; Vegeta (open model)", [
+                svg_chart(f"{label} latency", f"Vegeta, constant rate, {sub}", series_for(veg, key),
+                          "requested rate (req/s)", "ms")
+                for key, label, sub in (("p50_ok_ms", "p50", "successes only"), ("p99_ok_ms", "p99", "successes only"),
+                                        ("p999_ms", "p99.9", "all answers"))] + [
+                svg_chart("success rate", "Vegeta: 2xx/3xx answers / requests", series_for(veg, "success_pct"),
+                          "requested rate (req/s)", "% ok", logy=False),
+                svg_chart("achieved throughput", "Vegeta: successes / (send + wait)",
+                          series_for(veg, "achieved_rps"), "requested rate (req/s)", "req/s", logy=False)]))
         if hey:
-            for key, label, unit in cost_keys:
-                parts.append(svg_chart(f"{label} vs concurrency", "hey steps", series_for(hey, key),
-                                       "concurrency", unit, logy=False))
+            hl = [(ceil, f"worker ceiling {ceil:,.0f}/s")] if ceil else []
+            charts.append(("Throughput vs concurrency &mdash; hey (closed model)", [
+                svg_chart("throughput", "hey, N requests in flight", series_for(hey, "achieved_rps"),
+                          "concurrency", "ok req/s", hlines=hl, logy=False),
+                svg_chart("p50 latency", "hey, successes only (closed model hides queueing)",
+                          series_for(hey, "p50_ok_ms"), "concurrency", "ms"),
+                svg_chart("p99 latency", "hey, successes only", series_for(hey, "p99_ok_ms"), "concurrency", "ms"),
+                svg_chart("peak platform threads", "hey steps, /proc Threads", series_for(hey, "threads_peak"),
+                          "concurrency", "threads", logy=False)] + [
+                svg_chart(f"{label} vs concurrency", "hey steps", series_for(hey, key), "concurrency", unit, logy=False)
+                for key, label, unit in cost_keys]))
         if len({r["params"] for r in veg}) > 1:   # the cost experiment: the work per request varies
-            parts.append("</div><h3>Cost growth &mdash; work per request (Vegeta, same rate)</h3><div class='row'>")
-            for key, label, unit in cost_keys:
-                parts.append(svg_chart(f"{label} vs calls", "delay calls per request", series_for(veg, key, x=calls_of),
-                                       "calls per request", unit, logy=False))
-        parts.append("</div><h3>Server cost &mdash; app process during the Vegeta steps</h3><div class='row'>")
-        for key, label, unit in cost_keys + (("threads_peak", "peak platform threads", "threads"),
-                                             ("heap_peak_mib", "peak heap used", "MiB")):
-            parts.append(svg_chart(label, "Vegeta steps, sampled every 250 ms", series_for(veg, key),
-                                   "requested rate (req/s)", unit, logy=False))
-        parts.append("</div>")
+            charts.append(("Cost growth &mdash; work per request (Vegeta, same rate)", [
+                svg_chart(f"{label} vs calls", "delay calls per request", series_for(veg, key, x=calls_of),
+                          "calls per request", unit, logy=False) for key, label, unit in cost_keys]))
+        if veg:
+            charts.append(("Server cost &mdash; app process during the Vegeta steps", [
+                svg_chart(label, "Vegeta steps, sampled every 250 ms", series_for(veg, key),
+                          "requested rate (req/s)", unit, logy=False)
+                for key, label, unit in cost_keys + (("threads_peak", "peak platform threads", "threads"),
+                                                     ("heap_peak_mib", "peak heap used", "MiB"))]))
+        for heading, svgs in charts:
+            parts.append(f"<h3>{heading}</h3><div class='row'>" + "".join(svgs) + "</div>")
         parts.append("<details><summary>all numbers</summary><table class='d'><tr>" +
                      "".join(f"<th>{e(h)}</th>" for _, h in MD_COLS) + "</tr>")
         for r in sr:
@@ -847,10 +849,10 @@ def _value(r, key):
 def _ratios(rows, sc, key, both_full, mode="virtual", base="reactive"):
     """[(rate, MODE's KEY / BASE's KEY)] over the Vegeta rates both ran, where BASE (and, with both_full, MODE too)
     served fully."""
-    other = {float(r["load"]): r for r in _rows(rows, sc, mode, "vegeta")}
+    other = {(float(r["load"]), r["params"]): r for r in _rows(rows, sc, mode, "vegeta")}
     out = []
     for r in _rows(rows, sc, base, "vegeta"):
-        v = other.get(float(r["load"]))
+        v = other.get((float(r["load"]), r["params"]))
         if v and _full(r) and (_full(v) or not both_full) and _value(r, key) and _value(v, key):
             out.append((float(r["load"]), _value(v, key) / _value(r, key)))
     return out
