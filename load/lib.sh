@@ -95,9 +95,10 @@ _signal_tree() {   # _signal_tree PID SIGNAL: PID's descendants first, then PID
   kill "-$2" "$1" 2>/dev/null || true
 }
 
-# port_free PORT: true when the port can be bound on 127.0.0.1 (nothing listens there)
+# port_free PORT: true when a server can bind the port on 127.0.0.1 (nothing listens there). SO_REUSEADDR as
+# servers set it, so the TIME_WAIT sockets a previous run left do not count as busy
 port_free() {
-  python3 -c 'import socket,sys; s=socket.socket(); s.bind(("127.0.0.1",int(sys.argv[1]))); s.close()' "$1" 2>/dev/null
+  python3 -c 'import socket,sys; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1",int(sys.argv[1]))); s.close()' "$1" 2>/dev/null
 }
 
 # free_port: prints a TCP port that is free on 127.0.0.1, below the kernel's range for outgoing connections
