@@ -25,8 +25,9 @@
 #   --warmup D            the ramp of the warm-up per mode (see warm below), discarded [10s; --quick 1s]
 #   --delay MS            DELAY of io, fanout, checkout, pinning                 [100]
 #   --out DIR             where results go                                       [load/results/<timestamp>]
-#   --runs N              the whole run N times (DIR/run-1 ..), then DIR/summary.* and report.html hold each
-#                         figure's median over the runs, p99 also as min-max                       [1]
+#   --runs N              the whole run N times (DIR/run-1 .., each in another mode order), then DIR/summary.*
+#                         and report.html hold per step the row of the run with the median p99, with
+#                         min-max of every figure over the runs                                   [1]
 #   --reuse               one app and one delay service for all modes (faster; --quick implies it)
 #   --fresh               a fresh app and delay service per mode (the default, undoes --quick's --reuse)
 #   --native              run target/*-runner (build it with ./mvnw package -Dnative) instead of the JVM jar
@@ -55,8 +56,8 @@
 #                         requests sent in the first RAMP_IN (a fresh Vegeta process opening all its
 #                         connections at a new rate); their errors still count (Go duration) [1s; --quick 0s]
 #   SETTLE                whole seconds of rest between steps                    [0]
-#   METRICS_INTERVAL      seconds between /q/metrics scrapes during a step (their CPU is left out of
-#                         CPU ms/req)                                            [0.5]
+#   METRICS_INTERVAL      seconds between /q/metrics scrapes during a step, for the pool peaks; their CPU
+#                         stays in CPU ms/req and the report states it (0: no scrape inside a step)  [0.5]
 #   DELAY, IO_CALLS, FANOUT_CALLS, DB_QUERIES, SLOW_DELAY, CPU_N, PINNING_LOCK: scenario parameters
 #                         (load/scenarios.sh): 100, 1, 10, 1, 500, 100000, synchronized
 #
@@ -71,8 +72,9 @@
 #   cost      how cost grows with work: fanout at 20 req/s with 1, 10 and 100 calls (Vegeta), io at 50 .. 4,000
 #             in flight (hey); CPU per request and RSS per mode (and client) in the report's cost charts
 #
-# Leaves DIR/summary.csv, summary.json, summary.md, report.html, machine.json, steps/*/ (raw Vegeta results,
-# hey CSVs, process samples, metrics before/after), logs/. Exit 1 when a step produced no results.
+# Leaves DIR/summary.csv, summary.json, summary.md, report.html, machine.json (with mode_order), steps/*/ (raw
+# Vegeta results, hey CSVs, process samples, generator CPU, metrics before/after), logs/. How the figures are
+# taken: docs/harness.md. Exit 1 when a step produced no results.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/lib.sh"

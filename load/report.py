@@ -3,8 +3,9 @@
 
 Usage:
   load/report.py build RUN_DIR             summaries and the HTML report for RUN_DIR/steps/*
-  load/report.py median OUT RUN_DIR...     the same files in OUT from several runs: per step the median of each
-                                           figure over the runs (p99 also as min-max), flags with their counts
+  load/report.py median OUT RUN_DIR...     the same files in OUT from several runs: per step the row of the run
+                                           whose p99 (successes) is the median, min-max of every figure, flags
+                                           with their counts
   load/report.py figures RUN_DIR OUT_DIR   io-p99.svg and io-throughput.svg for README (standalone SVG files)
   load/report.py step STEP_DIR             one line about one finished step (compare.sh prints it);
                                            exit 3 when the step saw errors
