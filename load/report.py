@@ -746,10 +746,10 @@ def write_html(run, rows, meta, scenarios):
             continue
         veg = [r for r in sr if r["tool"] == "vegeta"]
         hey = [r for r in sr if r["tool"] == "hey"]
-        params = sr[0]["params"] or ""
+        params = " | ".join(dict.fromkeys(r["params"] or "" for r in sr))   # several in the cost experiment
         parts.append(f"<h2 id='{e(sc)}'>{e(sc)} <small style='font-weight:normal;color:#666'>"
                      f"{e(params)}</small></h2>")
-        ceil = worker_ceiling(sc, params)
+        ceil = worker_ceiling(sc, sr[0]["params"])
         if ceil:
             parts.append(f"<p class='note'>Worker mode cannot pass {WORKER_POOL} threads / request time = "
                          f"<b>{ceil:,.0f} req/s</b> (Little's law); dotted line in the hey figure.</p>")
