@@ -125,19 +125,6 @@ runid="$stamp-$$"
 
 # ---------------------------------------------------------------------------------------------- processes
 APP_PID="" DELAY_PID="" TOOL_PIDS="" DB_STARTED=0
-alive() {   # alive PID: running and not a zombie waiting to be reaped
-  [ -n "$1" ] && [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != Z ]
-}
-stop_pid() {   # stop_pid PID SIGNAL GRACE_S: SIGNAL, up to GRACE_S seconds, then KILL
-  local pid="$1" i
-  alive "$pid" || { [ -z "$pid" ] || wait "$pid" 2>/dev/null || true; return 0; }
-  kill "-$2" "$pid" 2>/dev/null || true
-  # reaped by 'wait' at once, a killed job leaves no "Killed" notice on the terminal
-  if [ "$2" = KILL ]; then wait "$pid" 2>/dev/null || true; return 0; fi
-  for ((i = 0; i < $3 * 10; i++)); do alive "$pid" || break; sleep 0.1; done
-  if alive "$pid"; then log "pid $pid ignored $2 for $3 s, killing"; kill -KILL "$pid" 2>/dev/null || true; fi
-  wait "$pid" 2>/dev/null || true
-}
 db() { DB_PORT="$DB_PORT" DB_DIR="$tmp/db" "$here/db.sh" "$@"; }
 cleanup() {
   local rc=$? p
@@ -176,56 +163,22 @@ for attempt in 1 2 3; do
 done
 jar="$tmp/app/quarkus-run.jar"
 
-# pick_port: a free port below the kernel's ephemeral range. lib.sh's free_port draws from that range, where
-# the many client sockets of a load test (ours or a neighbour's) can take the port before the server binds it.
-pick_port() {
-  "$PYTHON" - <<'PY'
-import random, socket
-lo = 32768
-try:
-    lo = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
-except OSError:
-    pass
-for _ in range(200):
-    port = random.randint(min(20000, lo - 2000), lo - 1)
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", port))
-        print(port)
-        break
-    except OSError:
-        pass
-    finally:
-        s.close()
-PY
-}
-APP_PORT="${APP_PORT:-$(pick_port)}"
-DELAY_PORT="${DELAY_PORT:-$(pick_port)}"
-DB_PORT="${DB_PORT:-$(pick_port)}"
+APP_PORT="${APP_PORT:-$(free_port)}"
+DELAY_PORT="${DELAY_PORT:-$(free_port)}"
+DB_PORT="${DB_PORT:-$(free_port)}"
 APP_URL="http://127.0.0.1:$APP_PORT"
 if [ "$APP_PORT" = "$DELAY_PORT" ] || [ "$APP_PORT" = "$DB_PORT" ] || [ "$DELAY_PORT" = "$DB_PORT" ]; then
   die "APP_PORT, DELAY_PORT and DB_PORT must differ ($APP_PORT, $DELAY_PORT, $DB_PORT)"
 fi
 
-wait_ready() {   # wait_ready PID URL SECONDS: until URL answers 2xx; fails at once when PID has exited
-  local deadline=$((SECONDS + $3))
-  until curl -fsS -o /dev/null --max-time 2 "$2" 2>/dev/null; do
-    alive "$1" && [ "$SECONDS" -lt "$deadline" ] || return 1
-    sleep 0.2
-  done
-}
 start_delay() {   # start_delay LABEL
   # shellcheck disable=SC2086
-  env QUARKUS_PROFILE=delay QUARKUS_HTTP_PORT="$DELAY_PORT" "$JAVA" ${DELAY_JAVA_OPTS:-} -jar "$jar" \
-    >>"$out/logs/delay.log" 2>&1 &
-  DELAY_PID=$!
-  wait_ready "$DELAY_PID" "http://127.0.0.1:$DELAY_PORT/delay/0" 60 \
-    || { tail -20 "$out/logs/delay.log" >&2; die "the delay service ($1) did not answer on $DELAY_PORT"; }
+  start_delay_service "$jar" "$DELAY_PORT" "$out/logs/delay.log" ${DELAY_JAVA_OPTS:-}
 }
 start_app() {   # start_app LABEL
   local t0=$SECONDS
   # shellcheck disable=SC2086
-  env QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" \
+  env QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" \
     QUARKUS_DATASOURCE_JDBC_URL="jdbc:mysql://127.0.0.1:$DB_PORT/bench" \
     QUARKUS_DATASOURCE_REACTIVE_URL="mysql://127.0.0.1:$DB_PORT/bench" \
     "$JAVA" ${APP_JAVA_OPTS:-} -jar "$jar" >"$out/logs/app-$1.log" 2>&1 &

@@ -8,7 +8,16 @@
 #   --quick               every scenario and mode once, 1 rate and 1 concurrency level, 1 s steps (~90 s)
 #   --experiment E        a preset shaped like shared EXPERIMENTS.md: E1 .. E8 (see below)
 #   --scenario a,b        scenarios      [io,fanout,db,slow-query,checkout,cpu,pinning,pinning-reentrant]
-#   --modes a,b           modes          [virtual,worker,reactive] (pinning runs for virtual and worker only)
+#   --modes a,b           modes          [virtual,worker,reactive] (pinning runs for virtual and worker only);
+#                         MODE+socket measures virtual or worker with the socket delay client
+#                         (-Dbench.blocking-client=socket, its own app) as a series of its own, e.g.
+#                         virtual,virtual+socket,worker,worker+socket,reactive
+#   --aa MODE             the A/A row: MODE measured a second time at the io rates, from a fresh app, as
+#                         MODE-aa; the targets call a difference within that spread "within noise"
+#                         [reactive when io runs; none with --quick; --aa none: off]
+#   --rotate K            measure the modes in the order rotated by K places            [random; --runs: 0..N-1]
+#   --cpus app=N          pin the app to its own N core(s) with taskset, everything else (Vegeta, hey, delay
+#                         service, DB, this script) to the other cores; stated in the report       [no pinning]
 #   --rates r1,r2         Vegeta rates in req/s, for every chosen scenario       [per scenario, see levels()]
 #   --concurrency c1,c2   hey concurrency levels, for every chosen scenario      [per scenario, see levels()]
 #   --tools a,b           vegeta, hey    [vegeta,hey]
@@ -16,13 +25,17 @@
 #   --warmup D            the ramp of the warm-up per mode (see warm below), discarded [10s; --quick 1s]
 #   --delay MS            DELAY of io, fanout, checkout, pinning                 [100]
 #   --out DIR             where results go                                       [load/results/<timestamp>]
-#   --runs N              the whole run N times (DIR/run-1 ..), then DIR/summary.* and report.html hold each
-#                         figure's median over the runs, p99 also as min-max                       [1]
+#   --runs N              the whole run N times (DIR/run-1 .., each in another mode order), then DIR/summary.*
+#                         and report.html hold per step the row of the run with the median p99, with
+#                         min-max of every figure over the runs                                   [1]
 #   --reuse               one app and one delay service for all modes (faster; --quick implies it)
 #   --fresh               a fresh app and delay service per mode (the default, undoes --quick's --reuse)
 #   --native              run target/*-runner (build it with ./mvnw package -Dnative) instead of the JVM jar
 #   --rebuild             rebuild the jar even if it looks current;  --no-build: never build, use the jar as is
 #   --app-url URL --app-pid PID   measure an app you started yourself (no build, DB, delay service or restarts)
+#   --app-url URL         without --app-pid: an app on another machine, sampled from its /q/metrics only (CPU
+#                         from process_cpu_time_ns_total, threads, heap); see docs/harness.md for merging the
+#                         results of several Vegeta generators
 #   --dry-run             print the plan and its estimated time, start nothing
 #   -h, --help
 #
@@ -43,8 +56,8 @@
 #                         requests sent in the first RAMP_IN (a fresh Vegeta process opening all its
 #                         connections at a new rate); their errors still count (Go duration) [1s; --quick 0s]
 #   SETTLE                whole seconds of rest between steps                    [0]
-#   METRICS_INTERVAL      seconds between /q/metrics scrapes during a step (their CPU is left out of
-#                         CPU ms/req)                                            [0.5]
+#   METRICS_INTERVAL      seconds between /q/metrics scrapes during a step, for the pool peaks; their CPU
+#                         stays in CPU ms/req and the report states it (0: no scrape inside a step)  [0.5]
 #   DELAY, IO_CALLS, FANOUT_CALLS, DB_QUERIES, SLOW_DELAY, CPU_N, PINNING_LOCK: scenario parameters
 #                         (load/scenarios.sh): 100, 1, 10, 1, 500, 100000, synchronized
 #
@@ -54,9 +67,14 @@
 #   E4 fanout 100 x 100 ms at 10 req/s for 30 s (threads, heap)          E5 checkout, 2 x 100 ms calls + insert
 #   E6 fanout 100 x 1 s                                                  E7 slow-query 1 s on a 20-connection pool
 #   E8 pinning with synchronized and with ReentrantLock (virtual, worker)
+#   saturate  io, Vegeta only, rates 1,000 .. 7,000 req/s: each mode's saturation point and what limited it
+#             (add --modes virtual,virtual+socket,worker,worker+socket,reactive for the delay clients)
+#   cost      how cost grows with work: fanout at 20 req/s with 1, 10 and 100 calls (Vegeta), io at 50 .. 4,000
+#             in flight (hey); CPU per request and RSS per mode (and client) in the report's cost charts
 #
-# Leaves DIR/summary.csv, summary.json, summary.md, report.html, machine.json, steps/*/ (raw Vegeta results,
-# hey CSVs, process samples, metrics before/after), logs/. Exit 1 when a step produced no results.
+# Leaves DIR/summary.csv, summary.json, summary.md, report.html, machine.json (with mode_order), steps/*/ (raw
+# Vegeta results, hey CSVs, process samples, generator CPU, metrics before/after), logs/. How the figures are
+# taken: docs/harness.md. Exit 1 when a step produced no results.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/lib.sh"
@@ -80,7 +98,7 @@ levels() {
 }
 
 # ---------------------------------------------------------------------------------------------- options
-quick=0 dry=0 runs=1 reuse="" native=0 rebuild=0 nobuild=0 experiment="" out="" app_url_ext="" app_pid_ext=""
+quick=0 dry=0 runs=1 reuse="" aa="" rotate="" cpus="" cost=0 native=0 rebuild=0 nobuild=0 experiment="" out="" app_url_ext="" app_pid_ext=""
 o_scen="" o_modes="" o_rates="" o_conc="" o_tools="" o_dur="" o_warm="" o_delay=""
 args=("$@")
 while [ $# -gt 0 ]; do
@@ -108,6 +126,9 @@ while [ $# -gt 0 ]; do
     --runs) takes "$@"; runs="$val" ;;
     --app-url) takes "$@"; app_url_ext="$val" ;;
     --app-pid) takes "$@"; app_pid_ext="$val" ;;
+    --aa) takes "$@"; aa="$val" ;;
+    --rotate) takes "$@"; rotate="$val" ;;
+    --cpus) takes "$@"; cpus="$val" ;;
     *) die "unknown option '$opt' (load/compare.sh -h lists them)" ;;
   esac
   shift "$shift_by"
@@ -129,7 +150,9 @@ case "$experiment" in
   E7|e7) scenarios=slow-query; export SLOW_DELAY=1000; rates=5,10,20,30; conc=20,100; duration=10s
          export TIMEOUT=30s TIMEOUT_S=30 ;;
   E8|e8) scenarios=pinning,pinning-reentrant; modes=virtual,worker; export DELAY=100; rates=20,100,400; conc=10,300 ;;
-  *) die "unknown experiment '$experiment' (E1 .. E8)" ;;
+  saturate) scenarios=io; tools=vegeta; rates=1000,2500,4000,5500,7000 ;;
+  cost) scenarios=io,fanout; cost=1; duration=10s; : "${aa:=none}" ;;
+  *) die "unknown experiment '$experiment' (E1 .. E8, saturate)" ;;
 esac
 WARMUP_MAX="${WARMUP_MAX:-45}"
 RAMP_IN="${RAMP_IN:-$([ "$quick" = 1 ] && echo 0s || echo 1s)}"
@@ -163,19 +186,44 @@ timeout_ms="$(millis "$TIMEOUT")" || die "TIMEOUT must be a Go duration like 10s
 step_limit_s=$(( (ramp_ms + dur_ms + (timeout_ms > TIMEOUT_S * 1000 ? timeout_ms : TIMEOUT_S * 1000)) / 1000 + 30 ))
 
 for s in ${scenarios//,/ }; do [[ " $VTVR_SCENARIOS " == *" $s "* ]] || die "unknown scenario '$s' (one of: $VTVR_SCENARIOS)"; done
-for m in ${modes//,/ }; do [[ " $VTVR_MODES " == *" $m "* ]] || die "unknown mode '$m' (one of: $VTVR_MODES)"; done
+# base_of LABEL -> the URL's mode (virtual+socket -> virtual, reactive-aa -> reactive); client_of LABEL -> the
+# bench.blocking-client the app of LABEL runs with (empty: the app's default)
+base_of() { local b="${1%-aa}"; echo "${b%%+*}"; }
+client_of() { local b="${1%-aa}"; [[ "$b" == *+* ]] && echo "${b#*+}" || true; }
+for m in ${modes//,/ }; do
+  [[ " $VTVR_MODES " == *" $(base_of "$m") "* ]] || die "unknown mode '$m' (one of: $VTVR_MODES, or virtual+socket, worker+socket)"
+  case "$(base_of "$m")+$(client_of "$m")" in *+|virtual+socket|virtual+rest-client|worker+socket|worker+rest-client) ;;
+    *) die "mode '$m': a delay client (+socket, +rest-client) exists for virtual and worker only" ;; esac
+done
+[ -n "$aa" ] || { [ "$quick" = 1 ] || [[ ",$scenarios," != *,io,* ]] || [[ ",$tools," != *,vegeta,* ]] || aa=reactive; }
+[ "$aa" != none ] || aa=""
+[ -z "$aa" ] || [[ ",$modes," == *",$aa,"* ]] || die "--aa $aa: not one of the measured modes ($modes)"
+[ -z "$rotate" ] || [[ "$rotate" =~ ^[0-9]+$ ]] || die "--rotate takes a whole number, got '$rotate'"
 for t in ${tools//,/ }; do case "$t" in vegeta|hey) ;; *) die "unknown tool '$t' (vegeta, hey)" ;; esac; done
 for v in ${rates//,/ } ${conc//,/ }; do [[ "$v" =~ ^[1-9][0-9]*$ ]] || die "rates and concurrency levels are positive integers, got '$v'"; done
 
 # ---------------------------------------------------------------------------------------------- plan
-plan=()   # "mode scenario tool level"
-for m in ${modes//,/ }; do
+# the modes' order, rotated per run (the last mode measured gets the warmest DB buffer pool and page cache); the
+# A/A mode goes into the rotation as a mode of its own, so its two measurements sit at different places
+order=(${modes//,/ }); [ -z "$aa" ] || order+=("$aa-aa")
+rotate="${rotate:-$((RANDOM % ${#order[@]}))}"
+k=$((rotate % ${#order[@]})); order=("${order[@]:$k}" "${order[@]:0:$k}")
+mode_order="$(IFS=,; echo "${order[*]}")"
+plan=()   # "mode scenario tool level [VAR=value for this step]"
+for m in "${order[@]}"; do
+  if [ "$cost" = 1 ]; then   # the cost experiment's own plan: the work per request varies, not the load
+    [[ "$m" == *-aa ]] && continue
+    for x in 1 10 100; do plan+=("$m fanout vegeta 20 FANOUT_CALLS=$x"); done
+    for x in 50 400 1000 2000 4000; do plan+=("$m io hey $x"); done
+    continue
+  fi
   for s in ${scenarios//,/ }; do
-    [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
+    [[ " $(vtvr_modes_for "$s") " == *" $(base_of "$m") "* ]] || continue
+    [[ "$m" != *-aa ]] || [ "$s" = io ] || continue   # the A/A row: io, Vegeta
     lv="$(levels "$s")"; r="${rates:-${lv%%|*}}"; c="${conc:-${lv##*|}}"
     if [ "$quick" = 1 ]; then [ -n "$rates" ] || r="${r%%,*}"; [ -n "$conc" ] || c="${c%%,*}"; fi
     if [[ ",$tools," == *,vegeta,* ]]; then for x in ${r//,/ }; do plan+=("$m $s vegeta $x"); done; fi
-    if [[ ",$tools," == *,hey,* ]]; then for x in ${c//,/ }; do plan+=("$m $s hey $x"); done; fi
+    if [[ ",$tools," == *,hey,* ]] && [[ "$m" != *-aa ]]; then for x in ${c//,/ }; do plan+=("$m $s hey $x"); done; fi
   done
 done
 total=${#plan[@]}
@@ -195,11 +243,11 @@ if [ "$runs" != 1 ]; then   # N complete runs, one after another, then the media
   mkdir -p "$out"; out="$(cd "$out" && pwd)"
   once=()   # the arguments without --runs and --out
   for ((k = 0; k < ${#args[@]}; k++)); do
-    case "${args[$k]}" in --runs|--out) k=$((k + 1)) ;; --runs=*|--out=*) ;; *) once+=("${args[$k]}") ;; esac
+    case "${args[$k]}" in --runs|--out|--rotate) k=$((k + 1)) ;; --runs=*|--out=*|--rotate=*) ;; *) once+=("${args[$k]}") ;; esac
   done
   for k in $(seq 1 "$runs"); do
     log "run $k of $runs -> $out/run-$k"
-    "$0" "${once[@]}" --out "$out/run-$k" || log "run $k ended with an error; its steps still count"
+    "$0" "${once[@]}" --rotate "$((k - 1))" --out "$out/run-$k" || log "run $k ended with an error; its steps still count"
   done
   done_runs=(); for k in $(seq 1 "$runs"); do [ ! -f "$out/run-$k/summary.json" ] || done_runs+=("$out/run-$k"); done
   [ "${#done_runs[@]}" -gt 0 ] || die "no run finished"
@@ -211,26 +259,10 @@ fi
 # ---------------------------------------------------------------------------------------------- processes
 APP_PID="" DELAY_PID="" SAMPLER_PID="" TOOL_PID="" DB_STARTED=0 DB_START_PID=""
 
-kill_tree() {   # kill_tree PID SIGNAL: PID and its descendants, by pid
-  local c
-  for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$c" "$2"; done
-  kill "-$2" "$1" 2>/dev/null || true
-}
-
-stop_pid() {    # stop_pid PID NAME [GRACE_S]: TERM, up to GRACE_S (20) seconds, then KILL
-  local pid="$1" i
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill_tree "$pid" TERM
-  for i in $(seq 1 $((${3:-20} * 20))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-  if kill -0 "$pid" 2>/dev/null; then log "$2 (pid $pid) ignored TERM, killing"; kill_tree "$pid" KILL; fi
-  wait "$pid" 2>/dev/null || true
-}
-
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
-  stop_pid "$TOOL_PID" "load tool"; stop_pid "$SAMPLER_PID" sampler; stop_pid "$DB_START_PID" "load/db.sh start"
-  stop_pid "$APP_PID" app; stop_pid "$DELAY_PID" "delay service"
+  stop_pid "$TOOL_PID"; stop_pid "$SAMPLER_PID"; stop_pid "$DB_START_PID"; stop_pid "$APP_PID"; stop_pid "$DELAY_PID"
   if [ "$DB_STARTED" = 1 ]; then DB_PORT="$DB_PORT" "$here/db.sh" stop || true; fi
   exit "$rc"
 }
@@ -238,15 +270,15 @@ trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT
 trap 'log "terminated"; exit 143' TERM
 
-port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 pick_port() {   # pick_port NAME WANTED -> WANTED, or a free port when WANTED is taken
-  if port_busy "$2"; then local p; p="$(free_port)"; log "port $2 for the $1 is busy, using $p"; echo "$p"; else echo "$2"; fi
+  if ! port_free "$2"; then local p; p="$(free_port)"; log "port $2 for the $1 is busy, using $p"; echo "$p"; else echo "$2"; fi
 }
 
 external=0; [ -z "$app_url_ext" ] || external=1
 if [ "$external" = 1 ]; then
-  [ -n "$app_pid_ext" ] && kill -0 "$app_pid_ext" 2>/dev/null || die "--app-url needs --app-pid PID of that server (to sample it)"
+  [ -z "$app_pid_ext" ] || kill -0 "$app_pid_ext" 2>/dev/null || die "--app-pid $app_pid_ext: no such process here"
   [ "$native" = 0 ] || die "--native and --app-url exclude each other"
+  [ -z "$cpus" ] || die "--cpus places the processes this script starts; with --app-url place them yourself"
   reuse=1
 fi
 
@@ -255,6 +287,23 @@ out="${out:-$VTVR_ROOT/load/results/$(date +%Y%m%d-%H%M%S)}"
 mkdir -p "$out/steps" "$out/logs"
 out="$(cd "$out" && pwd)"
 log "results -> $out"
+
+# --cpus app=N: the app on the last N cores, this script and all it starts (Vegeta, hey, the delay service, the DB,
+# the sampler) on the others, as the Quarkus team's lab separates the server from the load generator
+APP_TASKSET=() placement=""
+if [ -n "$cpus" ]; then
+  [[ "$cpus" =~ ^app=([1-9][0-9]*)$ ]] || die "--cpus takes app=N (N cores for the app), got '$cpus'"
+  need taskset "apt-get install util-linux"
+  ncpu="$(nproc)" app_n="${BASH_REMATCH[1]}"
+  [ "$app_n" -lt "$ncpu" ] || die "--cpus app=$app_n leaves no core for the rest ($ncpu cores)"
+  app_set="$((ncpu - app_n))-$((ncpu - 1))" rest_set="0-$((ncpu - app_n - 1))"
+  [ "$app_n" != 1 ] || app_set="$((ncpu - 1))"
+  [ "$((ncpu - app_n))" != 1 ] || rest_set=0
+  taskset -pc "$rest_set" $$ >/dev/null
+  APP_TASKSET=(taskset -c "$app_set")
+  placement="app on cpu $app_set; Vegeta, hey, delay service, database, sampler on cpu $rest_set"
+  log "placement: $placement"
+fi
 
 JAVA="" jar="$VTVR_ROOT/target/quarkus-app/quarkus-run.jar" runner=""
 if [ "$external" = 0 ]; then
@@ -284,7 +333,7 @@ if [ "$external" = 0 ]; then
     if DB_PORT="$DB_PORT" "$here/db.sh" status >/dev/null 2>&1; then
       log "database: load/db.sh already runs MariaDB on $DB_PORT, reusing it (left running)"
     else
-      if port_busy "$DB_PORT"; then
+      if ! port_free "$DB_PORT"; then
         log "port $DB_PORT is taken by a server load/db.sh does not run; the embedded DB gets a free port"
         DB_PORT="$(free_port)"
       fi
@@ -300,21 +349,14 @@ if [ "$external" = 0 ]; then
   APP_URL="http://127.0.0.1:$APP_PORT"
 else
   APP_URL="${app_url_ext%/}"
+  is_loopback "$APP_URL" || export VTVR_REMOTE=1   # the user named another host: vegeta.sh and hey.sh may load it
 fi
 export APP_URL
 ensure_vegeta; ensure_hey   # after the database start, which runs meanwhile (a first run builds Vegeta)
 
 start_delay() {
-  local log_f="$out/logs/delay-$1.log"
-  if [ -f "$jar" ]; then
-    # shellcheck disable=SC2086
-    env QUARKUS_PROFILE=delay QUARKUS_HTTP_PORT="$DELAY_PORT" "$JAVA" ${DELAY_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
-  else
-    env QUARKUS_PROFILE=delay QUARKUS_HTTP_PORT="$DELAY_PORT" "$runner" >"$log_f" 2>&1 &
-  fi
-  DELAY_PID=$!
-  wait_http "http://127.0.0.1:$DELAY_PORT/delay/0" 90 && kill -0 "$DELAY_PID" 2>/dev/null \
-    || { tail -20 "$log_f" >&2; die "the delay service did not answer on port $DELAY_PORT (log: $log_f)"; }
+  # shellcheck disable=SC2086
+  start_delay_service "$([ -f "$jar" ] && echo "$jar" || echo "$runner")" "$DELAY_PORT" "$out/logs/delay-$1.log" ${DELAY_JAVA_OPTS:-}
 }
 
 db_ready() {   # waits for the background 'load/db.sh start', once
@@ -327,38 +369,46 @@ db_ready() {   # waits for the background 'load/db.sh start', once
   log "database: $(tail -1 "$out/logs/db.log" | sed 's/^\[[0-9:]*\] //')"
 }
 
-start_app() {
-  local log_f="$out/logs/app-$1.log" t0=$SECONDS
+start_app() {   # start_app LABEL [CLIENT]: CLIENT sets bench.blocking-client
+  local log_f="$out/logs/app-$1.log" t0=$SECONDS client=()
   db_ready
+  [ -z "${2:-}" ] || client=(BENCH_BLOCKING_CLIENT="$2")
   if [ -n "$runner" ]; then
-    env QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" "$runner" >"$log_f" 2>&1 &
+    env "${client[@]}" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" \
+      "${APP_TASKSET[@]}" "$runner" >"$log_f" 2>&1 &
   else
     # shellcheck disable=SC2086
-    env QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" \
-      "$JAVA" ${APP_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
+    env "${client[@]}" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$APP_PORT" QUARKUS_REST_CLIENT_DELAY_URL="http://127.0.0.1:$DELAY_PORT" \
+      "${APP_TASKSET[@]}" "$JAVA" ${APP_JAVA_OPTS:-} -jar "$jar" >"$log_f" 2>&1 &
   fi
   APP_PID=$!
-  wait_http "$APP_URL/q/health/ready" 120 && kill -0 "$APP_PID" 2>/dev/null \
+  wait_ready "$APP_PID" "$APP_URL/q/health/ready" 120 \
     || { tail -30 "$log_f" >&2; die "the app did not become ready on $APP_URL (log: $log_f)"; }
-  log "app ready in $((SECONDS - t0)) s (pid $APP_PID, $APP_URL, delay service on $DELAY_PORT)"
+  log "app ready in $((SECONDS - t0)) s (pid $APP_PID, $APP_URL, delay service on $DELAY_PORT${2:+, bench.blocking-client=$2})"
 }
 
-start_system() {   # start_system LABEL
+SCRAPE_MS=null
+start_system() {   # start_system LABEL [CLIENT]
   [ "$external" = 0 ] || { APP_PID="$app_pid_ext"; return 0; }
   local t0=$SECONDS
-  start_delay "$1"; start_app "$1"
+  start_delay "$1"; start_app "$1" "${2:-}"
   startup_s=$((SECONDS - t0))
+  APP_CLIENT="${2:-}"
+  # one /q/metrics scrape's CPU at idle, for the report's statement of what the in-step scrapes cost
+  SCRAPE_MS="$("$PYTHON" "$here/sample.py" --pid "$APP_PID" --scrape-cost "$APP_URL/q/metrics" 2>/dev/null \
+    | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["scrape_cpu_ms"])' || echo null)"
 }
 
 stop_system() {   # stop_system [GRACE_S]
   [ "$external" = 0 ] || { APP_PID=""; return 0; }
-  stop_pid "$APP_PID" app "${1:-20}"; APP_PID=""
-  stop_pid "$DELAY_PID" "delay service"; DELAY_PID=""
+  stop_pid "$APP_PID" TERM "${1:-20}"; APP_PID=""
+  stop_pid "$DELAY_PID"; DELAY_PID=""
 }
 
 # smoke MODE: one request per scenario; a wrong status is reported now rather than found in the tables
 smoke() {
-  local m="$1" s code body
+  local m s code body
+  m="$(base_of "$1")"
   for s in ${scenarios//,/ }; do
     [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
     vtvr_request "$m" "$s"
@@ -371,7 +421,7 @@ smoke() {
     if [ "$code" != "$REQ_STATUS" ]; then
       log "WARNING: $REQ_METHOD $REQ_PATH answered $code, expected $REQ_STATUS: $(head -c 300 "$body" 2>/dev/null)"
     elif [ "$s" = checkout ]; then
-      local id; id="$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("id",""))' "$body" 2>/dev/null || true)"
+      local id; id="$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("orderId",""))' "$body" 2>/dev/null || true)"
       if [ -n "$id" ]; then
         code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$APP_URL/$m/orders/$id" || true)"
         [ "$code" = 200 ] || log "WARNING: GET /$m/orders/$id answered $code after the checkout created it"
@@ -386,9 +436,11 @@ smoke() {
 # 40-57 % of the app's CPU in the first measured steps and a cold app hit at 1,000 req/s queued for seconds
 # (README "Warm-up").
 warm() {
-  local m="$1" s tdir="$out/logs/warmup-$1" t0=$SECONDS jit_pct="" j0 j1 w0 round=0
+  local m s tdir="$out/logs/warmup-$1" t0=$SECONDS jit_pct="" j0 j1 w0 round=0 warm_scen="$scenarios"
+  m="$(base_of "$1")"
+  [[ "$1" != *-aa ]] || warm_scen=io   # the A/A row measures io only
   mkdir -p "$tdir"
-  for s in ${scenarios//,/ }; do
+  for s in ${warm_scen//,/ }; do
     [[ " $(vtvr_modes_for "$s") " == *" $m "* ]] || continue
     vtvr_target "$APP_URL" "$m" "$s" "$tdir" >"$tdir/$s.targets"
   done
@@ -398,16 +450,17 @@ warm() {
       s="$(basename "$t" .targets)"; lowest="$(levels "$s")"; lowest="${lowest%%[,|]*}"
       rate=$((lowest * WARMUP_SCALE / 100 / $1)); [ "$rate" -ge 1 ] || rate=1
       timeout -k 5 $(($2 / 1000 + step_limit_s)) "$VEGETA" attack -targets "$t" -rate "$rate/1s" -duration "${2}ms" \
-        -timeout "$TIMEOUT" -laddr "$(loopback_source)" >"$tdir/$s-$3.bin" &
+        -timeout "$TIMEOUT" $(laddr_for "$APP_URL") >"$tdir/$s-$3.bin" &
     done
     wait
   }
   # a native binary has no JIT threads: its first round measures 0 and ends the warm-up
   jit_ms() {
+    [ -n "$APP_PID" ] || { echo 0; return; }   # a remote app: no JIT reading, the ramp is the whole warm-up
     "$PYTHON" "$here/sample.py" --pid "$APP_PID" --once | "$PYTHON" -c 'import json,sys; print(int(json.load(sys.stdin)["jit_ms"]))'
   }
   # sampled like a step, so the metrics scrape path gets compiled during the warm-up too
-  "$PYTHON" "$here/sample.py" --pid "$APP_PID" --out "$tdir/samples.jsonl" --interval 0.25 \
+  "$PYTHON" "$here/sample.py" ${APP_PID:+--pid "$APP_PID"} --out "$tdir/samples.jsonl" --interval 0.25 \
     --metrics "$APP_URL/q/metrics" --metrics-interval "${METRICS_INTERVAL:-0.5}" &
   SAMPLER_PID=$!
   (
@@ -421,39 +474,61 @@ warm() {
     j1="$(jit_ms)"; jit_pct=$(( (j1 - j0) * 100 / ($(date +%s%3N) - w0) ))
     [ "$jit_pct" -gt "$WARMUP_JIT_PCT" ] || break
   done
-  stop_pid "$SAMPLER_PID" sampler 5; SAMPLER_PID=""
+  stop_pid "$SAMPLER_PID" TERM 5; SAMPLER_PID=""
   local summary
   summary="$("$VEGETA" report -type json "$tdir"/*.bin | "$PYTHON" -c 'import json,sys; r=json.load(sys.stdin); print("{} requests, {:.1f}% ok, status {}".format(r["requests"], 100*r["success"], r["status_codes"])); sys.exit(r["success"] < 1)')" \
     || { log "warm-up $m: ${summary:-no results}"; return 1; }
   log "warm-up $m: $((SECONDS - t0)) s${jit_pct:+ (JIT at $jit_pct % of a core in the last 3 s)}, $summary"
 }
 
+# children_cpu_ms VAR: sets VAR to the user+system CPU ms of this shell's finished (reaped) child processes. Not
+# in $(...): a forked subshell starts with no children's time
+children_cpu_ms() {
+  local f="$out/logs/times.txt" a b t ms=0 sec
+  times >"$f"
+  { read -r _ _; read -r a b; } <"$f"
+  for t in "$a" "$b"; do
+    sec="${t#*m}"; sec="${sec%s}"
+    ms=$((ms + 10#${t%%m*} * 60000 + 10#${sec%.*} * 1000 + 10#${sec#*.}))
+  done
+  printf -v "$1" '%s' "$ms"
+}
+
 json_str() { local v="${1//\\/\\\\}"; printf '"%s"' "${v//\"/\\\"}"; }
 
 failed=0 startup_s=12 done_steps=0 measured_ms=0
 run_step() {   # run_step INDEX MODE SCENARIO TOOL LEVEL
-  local i="$1" m="$2" s="$3" tool="$4" lv="$5" dir t0 rc=0
-  dir="$out/steps/$(printf '%03d' "$i")-$s-$m-$tool-$lv"
+  local i="$1" m="$2" s="$3" tool="$4" lv="$5" dir t0 rc=0 b c0 c1
+  # shellcheck disable=SC2163  # a scenario parameter of this step only (the cost experiment's calls)
+  [ -z "${6:-}" ] || local -x "$6"
+  b="$(base_of "$m")"
+  dir="$out/steps/$(printf '%03d' "$i")-$s-$m-$tool-$lv${6:+-${6#*=}}"
   mkdir -p "$dir"
-  vtvr_request "$m" "$s"
+  vtvr_request "$b" "$s"
   cat >"$dir/meta.json" <<JSON
-{"index": $i, "scenario": "$s", "mode": "$m", "tool": "$tool", "load_kind": "$([ "$tool" = vegeta ] && echo rate || echo concurrency)",
+{"index": $i, "scenario": "$s", "mode": "$b", "series": "$m", "client": $(json_str "$(client_of "$m")"), "tool": "$tool", "load_kind": "$([ "$tool" = vegeta ] && echo rate || echo concurrency)",
  "load": $lv, "duration": "$duration", "duration_s": $(secs "$dur_ms"),
  "ramp_in_s": $(secs "$([ "$tool" = vegeta ] && echo "$ramp_ms" || echo 0)"), "params": $(json_str "$(vtvr_params "$s")"),
  "method": "$REQ_METHOD", "url": $(json_str "$APP_URL$REQ_PATH"), "expected_status": $REQ_STATUS,
- "app_pid": $APP_PID, "started": "$(date -u +%FT%TZ)"}
+ "app_pid": ${APP_PID:-null}, "scrape_cpu_ms": $SCRAPE_MS, "started": "$(date -u +%FT%TZ)"}
 JSON
   curl -s --max-time 5 -o "$dir/metrics-before.prom" "$APP_URL/q/metrics" || true
-  "$PYTHON" "$here/sample.py" --pid "$APP_PID" --out "$dir/samples.jsonl" --interval 0.25 \
-    --metrics "$APP_URL/q/metrics" --metrics-interval "${METRICS_INTERVAL:-0.5}" &
+  "$PYTHON" "$here/sample.py" ${APP_PID:+--pid "$APP_PID"} ${DELAY_PID:+--also "delay=$DELAY_PID"} \
+    --out "$dir/samples.jsonl" --interval 0.25 --metrics "$APP_URL/q/metrics" --metrics-interval "${METRICS_INTERVAL:-0.5}" &
   SAMPLER_PID=$!
+  # the load starts once the sampler has read the CPU, so the step's CPU window starts with the load
+  for _ in $(seq 100); do [ ! -s "$dir/samples.jsonl" ] || break; sleep 0.02; done
   t0=$(date +%s%3N)
+  children_cpu_ms c0
   # both tools stop by themselves after the step plus their request timeout; 'timeout' makes sure of it
   local sent="$duration"; [ "$tool" != vegeta ] || sent="$((ramp_ms + dur_ms))ms"
-  OUT="$dir/results" timeout -k 5 "$step_limit_s" "$here/$tool.sh" "$m" "$s" "$lv" "$sent" >"$dir/stdout.txt" 2>&1 &
+  OUT="$dir/results" timeout -k 5 "$step_limit_s" "$here/$tool.sh" "$b" "$s" "$lv" "$sent" >"$dir/stdout.txt" 2>&1 &
   TOOL_PID=$!; wait "$TOOL_PID" || rc=$?; TOOL_PID=""
+  children_cpu_ms c1
+  # the load generator's CPU: what the tool's process tree used, reaped by this shell (times' children line)
+  echo "{\"cpu_ms\": $((c1 - c0)), \"wall_ms\": $(($(date +%s%3N) - t0))}" >"$dir/generator.json"
   [ "$rc" != 124 ] || echo "stopped after $step_limit_s s: the load tool did not end by itself" >>"$dir/stdout.txt"
-  stop_pid "$SAMPLER_PID" sampler 5; SAMPLER_PID=""
+  stop_pid "$SAMPLER_PID" TERM 5; SAMPLER_PID=""
   curl -s --max-time 5 -o "$dir/metrics-after.prom" "$APP_URL/q/metrics" || true
   measured_ms=$((measured_ms + $(date +%s%3N) - t0))
   local line st=0
@@ -463,7 +538,7 @@ JSON
     line="$("$PYTHON" "$here/report.py" step "$dir")" || st=$?
     log "  $line"
   fi
-  kill -0 "$APP_PID" 2>/dev/null || die "the app (pid $APP_PID) died during $s $m $tool $lv; see $out/logs"
+  [ -z "$APP_PID" ] || kill -0 "$APP_PID" 2>/dev/null || die "the app (pid $APP_PID) died during $s $m $tool $lv; see $out/logs"
   # a step whose requests all succeeded left a working app; after failures, make sure
   if [ "$rc" != 0 ] || [ "$st" != 0 ]; then probe "$m" "$s" "$dir"; fi
   [ "$settle" = 0 ] || sleep "$settle"
@@ -476,7 +551,7 @@ JSON
 probe() {
   [ "$external" = 0 ] || return 0
   local code try wait_s=$((TIMEOUT_S > 10 ? TIMEOUT_S : 10)) what
-  vtvr_request "$1" "$2"
+  vtvr_request "$(base_of "$1")" "$2"
   for try in 1 2 3; do
     if [ -n "$REQ_BODY" ]; then
       code="$(curl -s -o /dev/null -w '%{http_code}' --max-time "$wait_s" -X "$REQ_METHOD" -H 'Content-Type: application/json' -d "$REQ_BODY" "$APP_URL$REQ_PATH" || true)"
@@ -492,7 +567,7 @@ probe() {
   echo "$REQ_METHOD $REQ_PATH after the step: $what" >"$3/unresponsive.txt"
   [ -z "$JAVA" ] || [ -n "$runner" ] || "$JAVA_HOME/bin/jstack" "$APP_PID" >"$3/threads.txt" 2>&1 || true
   stop_system 5
-  start_system "$1-restart-$(basename "$3")"
+  start_system "$1-restart-$(basename "$3")" "$(client_of "$1")"
   warm "$1" || true
 }
 
@@ -509,32 +584,35 @@ eta() {   # eta INDEX MODE -> seconds left, from the measured cost per step so f
 # ---------------------------------------------------------------------------------------------- run
 started_at="$(date -u +%FT%TZ)" t_run=$SECONDS
 cmdline="load/compare.sh${args[*]:+ ${args[*]}}"
-if [ "$external" = 1 ]; then app_desc="external, $APP_URL (pid $app_pid_ext)"
+if [ "$external" = 1 ]; then app_desc="external, $APP_URL (${app_pid_ext:+pid $app_pid_ext}${app_pid_ext:-remote: sampled from /q/metrics only})"
 elif [ -n "$runner" ]; then app_desc="native $(basename "$runner")"
 else app_desc="JVM jar $(basename "$jar")"; fi
 "$PYTHON" "$here/report.py" machine ${JAVA:+--java "$JAVA"} --set "app=$app_desc" --set "java_opts=${APP_JAVA_OPTS:-}" \
   --set "started=$started_at" --set "command=$cmdline" --set "vegeta=vegeta $VEGETA_VERSION ($VEGETA)" \
   --set "hey=hey ($HEY)" --set "reuse=$reuse" --set "duration=$duration" --set "warmup=$warmup" \
-  --set "experiment=$experiment" >"$out/machine.json"
-log "plan: $total steps over modes [$plan_modes], scenarios [$scenarios], $duration each, warm-up $warmup; $([ "$reuse" = 1 ] && echo 'one app for all modes' || echo 'a fresh app and delay service per mode')"
+  --set "experiment=$experiment" \
+  --list "mode_order=$mode_order" --set "placement=$placement" --set "app_cores=${app_n:-}" --set "metrics_interval=${METRICS_INTERVAL:-0.5}" \
+  >"$out/machine.json"
+log "plan: $total steps over modes [$plan_modes] (order rotated by $rotate), scenarios [$scenarios], $duration each, warm-up $warmup; $([ "$reuse" = 1 ] && echo 'one app for all modes' || echo 'a fresh app and delay service per mode')"
 
-i=0 current_mode=""
-[ "$reuse" = 0 ] || start_system all
+i=0 current_mode="" APP_CLIENT=""
 for p in "${plan[@]}"; do
   i=$((i + 1))
-  read -r m s tool lv <<<"$p"
+  read -r m s tool lv extra <<<"$p"
   if [ "$m" != "$current_mode" ]; then
-    if [ "$reuse" = 0 ]; then
+    # a fresh app per mode; with --reuse one app serves every mode, except that a delay-client variant and the
+    # A/A row need their own
+    if [ "$reuse" = 0 ] || [ -z "$current_mode" ] || [[ "$m" == *-aa ]] || [ "$(client_of "$m")" != "$APP_CLIENT" ]; then
       [ -z "$current_mode" ] || stop_system
       log "starting a fresh delay service and app for mode $m"
-      start_system "$m"
+      start_system "$m" "$(client_of "$m")"
     fi
     current_mode="$m"
     # --quick skips the per-scenario check unless the warm-up (which hits every scenario) saw a failure
     if [ "$quick" = 1 ]; then warm "$m" || smoke "$m"; else smoke "$m"; warm "$m" || true; fi
   fi
   log "step $i/$total: $m $s $tool $lv$([ "$tool" = vegeta ] && echo ' req/s' || echo ' in flight') for $duration, ~$(eta "$i" "$m") s left"
-  run_step "$i" "$m" "$s" "$tool" "$lv"
+  run_step "$i" "$m" "$s" "$tool" "$lv" "$extra"
   done_steps=$((done_steps + 1))
 done
 stop_system

@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Samples one server process while a load step runs; started and stopped by compare.sh.
+"""Samples the server while a load step runs; started and stopped by compare.sh.
 
 Usage: load/sample.py --pid PID --out FILE [--interval 0.25] [--metrics URL] [--metrics-interval 0.5]
-       load/sample.py --pid PID --once       (one sample with the JIT/GC split, to stdout)
+                      [--also NAME=PID ...]
+       load/sample.py --metrics URL --out FILE     (a remote app: no pid, every figure from its /q/metrics)
+       load/sample.py --pid PID --once              (one sample with the JIT/GC split, to stdout)
+       load/sample.py --pid PID --scrape-cost URL   (CPU ms of one /q/metrics scrape at idle, to stdout)
 
-Every INTERVAL seconds it appends a JSON line to FILE with the process's CPU time (utime+stime from
-/proc/PID/stat, in ms), resident memory (VmRSS) and live OS threads (Threads, from /proc/PID/status; for a
-JVM these are platform threads: carriers, event loops, workers, GC, JIT). Every METRICS_INTERVAL seconds it
-also reads METRICS_URL (Prometheus text) and records the JVM heap in use and the connection-pool and worker
-pool gauges. The first and the last sample also split out the CPU of the JIT compiler threads and of the
-garbage-collector threads (jit_ms, gc_ms, from /proc/PID/task/*/stat). The CPU the server spent answering
-the scrapes is summed in scrape_cpu_ms so that the CPU per request can leave it out. It writes a last sample
-and exits on SIGTERM/SIGINT, or when the process is gone.
-Standard library only; Linux only (/proc).
+Every INTERVAL seconds it appends a JSON line to FILE with the process's CPU time (user+system, psutil, in ms),
+resident memory and live OS threads (for a JVM these are platform threads: carriers, event loops, workers, GC,
+JIT). The first and the last line also hold the CPU of the JIT compiler and garbage-collector threads (jit_ms,
+gc_ms) and of each --also process (e.g. the delay service), so a step's CPU is the difference of its two ends.
+Every METRICS_INTERVAL seconds (0: never) it reads METRICS_URL for the pool gauges and the heap; that scrape costs
+the server CPU inside the step, which is not subtracted (it also held request work on the other core): compare.sh
+measures one scrape's cost at idle (--scrape-cost) and the report states it. Writes a last sample and exits on
+SIGTERM/SIGINT, or when the process is gone.
 """
 import argparse
 import json
@@ -23,42 +25,32 @@ import threading
 import time
 import urllib.request
 
-CLK_TCK = os.sysconf("SC_CLK_TCK")
+import psutil
 
 
-def proc_sample(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        stat = f.read()
-    # the command name may contain spaces: fields start after the last ')'
-    fields = stat[stat.rindex(")") + 2:].split()
-    cpu_ms = (int(fields[11]) + int(fields[12])) * 1000.0 / CLK_TCK  # utime, stime (fields 14, 15)
-    rss_kb = threads = None
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                rss_kb = int(line.split()[1])
-            elif line.startswith("Threads:"):
-                threads = int(line.split()[1])
-    return {"cpu_ms": cpu_ms, "rss_kb": rss_kb, "threads": threads}
+def proc_sample(proc):
+    with proc.oneshot():
+        t = proc.cpu_times()
+        return {"cpu_ms": (t.user + t.system) * 1000.0, "rss_kb": proc.memory_info().rss // 1024,
+                "threads": proc.num_threads()}
 
 
-# HotSpot thread names (/proc/PID/task/TID/comm, cut at 15 characters) of the JIT compilers and of the collectors
+# HotSpot thread names (/proc/PID/task/TID/comm, cut at 15 characters) of the JIT compilers and of the collectors;
+# psutil gives per-thread times but not names, so the names come from /proc
 JIT_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 GC_THREADS = ("GC Thread", "G1 ", "ZWorker", "ZDriver", "ZDirector", "Shenandoah", "VM Periodic")
 
 
-def thread_cpu(pid):
-    """CPU ms of the process's JIT compiler threads and garbage-collector threads (utime+stime per task)."""
+def thread_cpu(proc):
+    """CPU ms of the process's JIT compiler threads and garbage-collector threads."""
     jit = gc = 0.0
-    for tid in os.listdir(f"/proc/{pid}/task"):
+    for t in proc.threads():
         try:
-            with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                stat = f.read()
-        except (FileNotFoundError, ProcessLookupError):
+            with open(f"/proc/{proc.pid}/task/{t.id}/comm") as f:
+                name = f.read().strip()
+        except OSError:
             continue  # the thread ended meanwhile
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
-        ms = (int(fields[11]) + int(fields[12])) * 1000.0 / CLK_TCK
+        ms = (t.user_time + t.system_time) * 1000.0
         if name.startswith(JIT_THREADS):
             jit += ms
         elif name.startswith(GC_THREADS):
@@ -67,49 +59,17 @@ def thread_cpu(pid):
 
 
 def parse_prometheus(text):
-    """-> {metric name: [(labels dict, value)]} from the Prometheus text format."""
+    """-> {sample name: [(labels dict, value)]} from the Prometheus text format."""
+    # imported here: it takes longer to import than the rest, and the first CPU reading must not wait for it
+    from prometheus_client.parser import text_string_to_metric_families
     out = {}
-    for line in text.splitlines():
-        if not line or line[0] == "#":
-            continue
-        try:
-            if "{" in line:
-                name, rest = line.split("{", 1)
-                labels_s, value_s = rest.rsplit("}", 1)
-                labels = {}
-                for part in _split_labels(labels_s):
-                    k, v = part.split("=", 1)
-                    labels[k.strip()] = v.strip().strip('"')
-            else:
-                name, value_s = line.split(None, 1)
-                labels = {}
-            value = float(value_s.split()[0])
-        except (ValueError, IndexError):
-            continue
-        out.setdefault(name.strip(), []).append((labels, value))
+    try:
+        for fam in text_string_to_metric_families(text):
+            for s in fam.samples:
+                out.setdefault(s.name, []).append((s.labels, s.value))
+    except ValueError:
+        pass   # a truncated scrape (server stopping): keep what was parsed
     return out
-
-
-def _split_labels(s):
-    parts, cur, quoted, esc = [], "", False, False
-    for ch in s:
-        if esc:
-            cur += ch
-            esc = False
-        elif ch == "\\":
-            cur += ch
-            esc = True
-        elif ch == '"':
-            cur += ch
-            quoted = not quoted
-        elif ch == "," and not quoted:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur)
-    return parts
 
 
 def metric_sum(m, name, **match):
@@ -119,14 +79,22 @@ def metric_sum(m, name, **match):
     return sum(v for labels, v in m[name] if all(labels.get(k) == want for k, want in match.items()))
 
 
+def _add(a, b):
+    return b if a is None else a if b is None else a + b
+
+
 def jvm_metrics(text):
     """The few figures the report uses, None for each series the server does not expose."""
     m = parse_prometheus(text)
     worker = {"pool_name": "vert.x-worker-thread"}
+    cpu_ns = metric_sum(m, "process_cpu_time_ns_total")
     return {
         "heap_bytes": metric_sum(m, "jvm_memory_used_bytes", area="heap"),
         "pinned": metric_sum(m, "jvm_threads_virtual_pinned_seconds_count"),
         "jvm_live_threads": metric_sum(m, "jvm_threads_live_threads"),
+        # a remote app's CPU and memory (Micrometer's process.cpu.time; RSS only where the app exports it)
+        "process_cpu_ms": None if cpu_ns is None else cpu_ns / 1e6,
+        "process_rss_bytes": metric_sum(m, "process_resident_memory_bytes"),
         # DB connections in use / requests waiting for one: Agroal (JDBC: virtual, worker) plus the Vert.x
         # SQL pool (reactive); in any one mode only one of them is busy
         "pool_active": _add(metric_sum(m, "agroal_active_count"), metric_sum(m, "sql_pool_active", pool_type="sql")),
@@ -137,64 +105,95 @@ def jvm_metrics(text):
     }
 
 
-def _add(a, b):
-    return b if a is None else a if b is None else a + b
+def fetch(url, timeout=2.0):
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return r.read().decode("utf-8", "replace")
 
 
 def scrape(url, timeout=2.0):
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as r:
-            return jvm_metrics(r.read().decode("utf-8", "replace"))
+        return jvm_metrics(fetch(url, timeout))
     except Exception:  # a busy or stopping server must not end the sampling
         return None
 
 
+def scrape_cost(proc, url, n=20):
+    """CPU ms the server spends on one metrics scrape, measured at idle over N scrapes."""
+    fetch(url)   # the first one may compile or allocate
+    before = proc_sample(proc)["cpu_ms"]
+    for _ in range(n):
+        fetch(url)
+    return (proc_sample(proc)["cpu_ms"] - before) / n
+
+
 class Scraper(threading.Thread):
     """Reads the metrics URL every INTERVAL seconds off the sampling loop, so that a server too busy to answer
-    its metrics endpoint (a starved worker pool) does not stop the /proc samples."""
+    its metrics endpoint (a starved worker pool) does not stop the process samples."""
 
-    def __init__(self, pid, url, interval):
+    def __init__(self, url, interval):
         super().__init__(daemon=True)
-        self.pid, self.url, self.interval = pid, url, interval
+        self.url, self.interval = url, interval
         self.lock = threading.Lock()
         self.latest = None          # metrics of the last scrape not yet written out
-        self.scrape_cpu_ms = 0.0    # CPU the server spent answering our scrapes
+        self.count = 0              # scrapes answered, for the report's scrape-cost statement
         self.stop = threading.Event()
 
     def run(self):
         # compare.sh scrapes just before the step, so the first scrape here waits one interval
         while not self.stop.wait(self.interval):
-            try:
-                before = proc_sample(self.pid)["cpu_ms"]
-                m = scrape(self.url)
-                after = proc_sample(self.pid)["cpu_ms"]
-            except (FileNotFoundError, ProcessLookupError, ValueError):
-                return
+            m = scrape(self.url)
             with self.lock:
                 if m is not None:
                     self.latest = m
-                    self.scrape_cpu_ms += after - before
+                    self.count += 1
 
     def take(self):
         with self.lock:
             m, self.latest = self.latest, None
-            return m, self.scrape_cpu_ms
+            return m, self.count
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pid", type=int, required=True)
+    ap.add_argument("--pid", type=int)
     ap.add_argument("--out")
     ap.add_argument("--interval", type=float, default=0.25)
     ap.add_argument("--metrics", default=None, help="Prometheus URL, e.g. http://127.0.0.1:8080/q/metrics")
     ap.add_argument("--metrics-interval", type=float, default=0.5)
+    ap.add_argument("--also", action="append", default=[], metavar="NAME=PID",
+                    help="another process whose CPU is read at both ends (delay, db)")
     ap.add_argument("--once", action="store_true", help="print one JSON sample (with jit_ms, gc_ms) and exit")
+    ap.add_argument("--scrape-cost", metavar="URL", help="print the CPU ms of one scrape of URL at idle and exit")
     args = ap.parse_args()
-    if args.once:
-        print(json.dumps({**proc_sample(args.pid), **thread_cpu(args.pid)}))
+    proc = psutil.Process(args.pid) if args.pid else None
+    if args.once or args.scrape_cost:
+        if proc is None:
+            ap.error("--pid is needed")
+        if args.scrape_cost:
+            print(json.dumps({"scrape_cpu_ms": round(scrape_cost(proc, args.scrape_cost), 3)}))
+        else:
+            print(json.dumps({**proc_sample(proc), **thread_cpu(proc)}))
         return 0
-    if not args.out:
-        ap.error("--out is needed (or --once)")
+    if not args.out or not (proc or args.metrics):
+        ap.error("--out and --pid or --metrics are needed (or --once)")
+    others = {}
+    for a in args.also:
+        name, _, pid = a.partition("=")
+        try:
+            others[name] = psutil.Process(int(pid))
+        except (ValueError, psutil.Error):
+            pass
+
+    def ends():
+        row = {}
+        if proc:
+            row.update(thread_cpu(proc))
+        for name, p in others.items():
+            try:
+                row[f"{name}_cpu_ms"] = proc_sample(p)["cpu_ms"]
+            except psutil.Error:
+                pass
+        return row
 
     # The handler only flips a flag: anything that takes a lock (Event.set) can deadlock when the signal lands
     # while the main thread holds that very lock (CI once hung here for 80 minutes)
@@ -202,21 +201,27 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
     scraper = None
-    if args.metrics:
-        scraper = Scraper(args.pid, args.metrics, args.metrics_interval)
+    if args.metrics and proc and args.metrics_interval > 0:
+        scraper = Scraper(args.metrics, args.metrics_interval)
         scraper.start()
     first = True
     with open(args.out, "a", buffering=1) as out:
         while True:
+            row = {"t": time.time()}
             try:
-                row = {"t": time.time(), **proc_sample(args.pid)}
-            except (FileNotFoundError, ProcessLookupError, ValueError):
+                if proc:
+                    row.update(proc_sample(proc))
+                    if first or stopping:   # the per-thread split is read at both ends only: it reads every thread
+                        row.update(ends())
+                else:   # remote: the scrape is the only source, every interval
+                    m = scrape(args.metrics)
+                    if m is not None:
+                        row["metrics"] = m
+            except psutil.Error:
                 break
-            if first or stopping:   # the per-thread split is read at both ends only: it reads every thread
-                row.update(thread_cpu(args.pid))
-                first = False
+            first = False
             if scraper:
-                m, row["scrape_cpu_ms"] = scraper.take()
+                m, row["scrapes"] = scraper.take()
                 if m is not None:
                     row["metrics"] = m
             out.write(json.dumps(row) + "\n")

@@ -83,19 +83,11 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/vtvr-startup.XXXXXX")"
 # ------------------------------------------------------------------------------------ cleanup: only our pids
 PIDS=()
 DB_STARTED=0
-kill_pid() {   # kill_pid PID: TERM, up to 20 s, then KILL
-  local pid="$1"
-  kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }; sleep 0.2; done
-  log "pid $pid ignored TERM for 20 s, killing"
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
-  for pid in "${PIDS[@]}"; do kill_pid "$pid"; done
+  for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+  stop_pid "${DELAY_PID:-}"   # started but not yet in PIDS when it never answered
   if [ "$DB_STARTED" = 1 ]; then DB_PORT="$DB_PORT" DB_DIR="$WORK/db" "$here/db.sh" stop || true; fi
   rm -rf "$WORK"
   exit "$rc"
@@ -164,28 +156,14 @@ else
   JDBC_URL="jdbc:mysql://127.0.0.1:$DB_PORT/bench"; REACTIVE_URL="mysql://127.0.0.1:$DB_PORT/bench"
 fi
 
-# port_free PORT: true when nothing listens on 127.0.0.1:PORT and the port can be bound
-port_free() {
-  python3 -c 'import socket,sys; s=socket.socket(); s.bind(("127.0.0.1",int(sys.argv[1]))); s.close()' "$1" 2>/dev/null
-}
-# pick_port: a free port in 20000-32767, below Linux's ephemeral range (32768-60999), so the many outgoing
-# connections of a busy machine (load generators, pools) can't take it between the check and the app's bind
-pick_port() {
-  local p
-  for _ in $(seq 1 200); do p=$((20000 + RANDOM % 12768)); port_free "$p" && { echo "$p"; return 0; }; done
-  die "no free port found in 20000-32767"
-}
-APP_PORT="${APP_PORT:-$(pick_port)}"
-DELAY_PORT="${DELAY_PORT:-$(pick_port)}"
+APP_PORT="${APP_PORT:-$(free_port)}"
+DELAY_PORT="${DELAY_PORT:-$(free_port)}"
 BASE="http://127.0.0.1:$APP_PORT"
 
 # ------------------------------------------------------------------------------------ delay service
 log "delay service: JVM, QUARKUS_PROFILE=delay, 127.0.0.1:$DELAY_PORT"
-(cd "$WORK/app" && QUARKUS_PROFILE=delay QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$DELAY_PORT" \
-  exec "$JAVA" -jar quarkus-run.jar) >"$OUT/logs/delay.log" 2>&1 &
-DELAY_PID=$!; PIDS+=("$DELAY_PID")
-wait_http "http://127.0.0.1:$DELAY_PORT/delay/0" "$START_TIMEOUT" \
-  || { tail -30 "$OUT/logs/delay.log" >&2; die "the delay service did not answer within ${START_TIMEOUT}s"; }
+start_delay_service "$WORK/app/quarkus-run.jar" "$DELAY_PORT" "$OUT/logs/delay.log"
+PIDS+=("$DELAY_PID")
 
 # ------------------------------------------------------------------------------------ one start
 APP_PID=""
@@ -200,7 +178,7 @@ launch() {
     native) cmd=("$WORK/app-native") ;;
   esac
   if ! port_free "$APP_PORT"; then
-    APP_PORT="$(pick_port)"; BASE="http://127.0.0.1:$APP_PORT"; log "app port taken by another process, now $APP_PORT"
+    APP_PORT="$(free_port)"; BASE="http://127.0.0.1:$APP_PORT"; log "app port taken by another process, now $APP_PORT"
   fi
   T0="$(date +%s%N)"
   (cd "$dir" && QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$APP_PORT" \
@@ -253,7 +231,7 @@ load_run() {
   awk -v n="$total_n" -v s="$total_s" -v e="$errors" 'BEGIN {printf "%.0f %d\n", (s > 0 ? n / s : 0), e}'
 }
 
-stop_app() { kill_pid "$APP_PID"; forget_pid "$APP_PID"; APP_PID=""; }
+stop_app() { stop_pid "$APP_PID"; forget_pid "$APP_PID"; APP_PID=""; }
 
 RUNS_CSV="$OUT/runs.csv"
 echo "variant,run,first_ok_ms,cpu_first_ms,quarkus_started_ms,rss_first_mib,rss_load_mib,load_req_per_s,load_errors,loadavg_1m" >"$RUNS_CSV"
@@ -269,7 +247,7 @@ measure() {
     stop_app
     # another process bound the port between the check and the app's bind: start again on another port
     if [ "$attempt" -lt 3 ] && grep -q 'seems to be in use' "$logf"; then
-      log "$variant run $run: port $APP_PORT was taken, starting again"; APP_PORT="$(pick_port)"; BASE="http://127.0.0.1:$APP_PORT"
+      log "$variant run $run: port $APP_PORT was taken, starting again"; APP_PORT="$(free_port)"; BASE="http://127.0.0.1:$APP_PORT"
       continue
     fi
     tail -30 "$logf" >&2; die "$variant run $run: no first response"

@@ -13,7 +13,7 @@
 # Sets VEGETA, HEY and PYTHON to absolute paths. Vegeta: PATH, then $VTVR_CACHE/bin, then a build with Go >= 1.22
 # (`go install vegeta@latest` is refused by some proxies, so a throwaway module requires the pinned version and
 # builds it). hey: PATH, then `apt-get install hey` when root with apt, then a Go build.
-# report.py needs only the Python 3 standard library.
+# PYTHON is a virtual environment with load/requirements.txt (psutil, hdrhistogram, prometheus_client, pytest).
 
 VEGETA_VERSION="${VEGETA_VERSION:-v12.12.0}"
 HEY_VERSION="${HEY_VERSION:-v0.1.4}"
@@ -76,12 +76,24 @@ ensure_hey() {
   export HEY
 }
 
-# ensure_python: sets PYTHON to the interpreter itself (a version-manager shim costs ~0.2 s per call)
+# ensure_python: sets PYTHON to the interpreter of a virtual environment ($VTVR_CACHE/venv) holding the pinned
+# packages of load/requirements.txt, created on first use and refreshed when that file changes
 ensure_python() {
-  if [ -n "${PYTHON:-}" ] && [ -x "$PYTHON" ]; then return 0; fi
-  need python3 "install Python 3.9 or newer (apt-get install python3, brew install python)"
+  if [ -n "${PYTHON:-}" ] && [ -x "$PYTHON" ] && "$PYTHON" -c 'import psutil, hdrh, prometheus_client' 2>/dev/null; then
+    return 0
+  fi
+  need python3 "install Python 3.9 or newer (apt-get install python3 python3-venv, brew install python)"
   python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' || die "python3 is older than 3.9: $(python3 --version 2>&1)"
-  PYTHON="$(python3 -c 'import sys; print(sys.executable)')"
+  local venv="$VTVR_CACHE/venv" req="$VTVR_ROOT/load/requirements.txt"
+  if ! cmp -s "$req" "$venv/requirements.txt" 2>/dev/null; then
+    log "installing load/requirements.txt into $venv (once)"
+    rm -rf "$venv"
+    python3 -m venv "$venv" >&2 || die "python3 -m venv failed: install the venv module (apt-get install python3-venv)"
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$req" >&2 \
+      || { rm -rf "$venv"; die "pip could not install load/requirements.txt (needs PyPI or a mirror: PIP_INDEX_URL)"; }
+    cp "$req" "$venv/requirements.txt"
+  fi
+  PYTHON="$venv/bin/python"
   export PYTHON
 }
 

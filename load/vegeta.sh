@@ -10,6 +10,7 @@
 #
 # Environment (defaults in brackets):
 #   APP_URL      base URL of the service                                    [http://127.0.0.1:8080]
+#   VTVR_REMOTE  1: allow an APP_URL on another machine                      [0: loopback only]
 #   RATE, DURATION  as the arguments above (arguments win)
 #   TIMEOUT      per-request timeout; Vegeta waits at most this long for the last answers   [30s]
 #   OUT          keep the raw results in OUT.bin and the JSON report in OUT.json             [unset]
@@ -34,9 +35,9 @@ vtvr_target "$base" "$mode" "$scenario" "$work" >"$work/targets" || die "see abo
 
 results="$work/results.bin"
 if [ -n "${OUT:-}" ]; then mkdir -p "$(dirname "$OUT")"; results="$OUT.bin"; fi
-# shellcheck disable=SC2086  # VEGETA_ARGS is a list of flags
+# shellcheck disable=SC2086,SC2046  # VEGETA_ARGS is a list of flags; laddr_for prints a flag and its value
 "$VEGETA" attack -targets "$work/targets" -rate "$rate/1s" -duration "$duration" -timeout "${TIMEOUT:-30s}" \
-  -laddr "$(loopback_source)" -name "$mode-$scenario-$rate" ${VEGETA_ARGS:-} >"$results"
+  $(laddr_for "$base") -name "$mode-$scenario-$rate" ${VEGETA_ARGS:-} >"$results"
 [ -z "${OUT:-}" ] || "$VEGETA" report -type json <"$results" >"$OUT.json"
 echo "# vegeta $mode $scenario: $REQ_METHOD $base$REQ_PATH at $rate req/s for $duration"
 "$VEGETA" report -type text <"$results"
