@@ -54,6 +54,8 @@
 #   E4 fanout 100 x 100 ms at 10 req/s for 30 s (threads, heap)          E5 checkout, 2 x 100 ms calls + insert
 #   E6 fanout 100 x 1 s                                                  E7 slow-query 1 s on a 20-connection pool
 #   E8 pinning with synchronized and with ReentrantLock (virtual, worker)
+#   E2 and E3 lift the reactive cpu guard (BENCH_MAX_N_EVENT_LOOP, docs/hostile-clients.md) to their n: they measure
+#   what a kernel that size costs on the event loop
 #
 # Leaves DIR/summary.csv, summary.json, summary.md, report.html, machine.json, steps/*/ (raw Vegeta results,
 # hey CSVs, process samples, metrics before/after), logs/. Exit 1 when a step produced no results.
@@ -120,8 +122,8 @@ case "$experiment" in
   "") ;;
   E1|e1) scenarios=io; export IO_CALLS=3 DELAY=300; rates=100,200,400; conc=300,1500,3000; duration=10s
          export TIMEOUT=30s TIMEOUT_S=30 ;;
-  E2|e2) scenarios=cpu; export CPU_N=10000000; rates=5,10,20; conc=2,8,32; duration=10s; export TIMEOUT=30s TIMEOUT_S=30 ;;
-  E3|e3) scenarios=cpu,fanout; export CPU_N=1000000 FANOUT_CALLS=50 DELAY=100; rates=10,20,40; conc=4,16,64 ;;
+  E2|e2) scenarios=cpu; export CPU_N=10000000 BENCH_MAX_N_EVENT_LOOP=10000000; rates=5,10,20; conc=2,8,32; duration=10s; export TIMEOUT=30s TIMEOUT_S=30 ;;
+  E3|e3) scenarios=cpu,fanout; export CPU_N=1000000 BENCH_MAX_N_EVENT_LOOP=1000000 FANOUT_CALLS=50 DELAY=100; rates=10,20,40; conc=4,16,64 ;;
   E4|e4) scenarios=fanout; export FANOUT_CALLS=100 DELAY=100; rates=10; conc=10; duration=30s ;;
   E5|e5) scenarios=checkout; export DELAY=100; rates=50,150,300; conc=50,500; duration=10s ;;
   E6|e6) scenarios=fanout; export FANOUT_CALLS=100 DELAY=1000; rates=1,5,10; conc=1,10; duration=10s

@@ -31,6 +31,16 @@ public class Limits {
         return parse("n", raw, 1, config.maxN());
     }
 
+    /** {@code n} for the cpu kernel run on the event loop, which every mode's HTTP traffic shares: a lower ceiling. */
+    public int nOnEventLoop(String raw) {
+        int n = n(raw);
+        if (n > config.maxNEventLoop()) {
+            throw new BadInputException("n must be in 1.." + config.maxNEventLoop() + " in reactive mode, got " + n
+                    + ": the kernel runs on the event loop (bench.max-n-event-loop)");
+        }
+        return n;
+    }
+
     public long orderId(String raw) {
         return parseLong("id", raw);
     }
