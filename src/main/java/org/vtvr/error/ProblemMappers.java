@@ -72,8 +72,8 @@ public class ProblemMappers {
         if (status >= 500) {
             Log.warn("request failed", e);
         }
-        // 405 names the methods the resource has; the framework's response carries them
-        String allow = e.getResponse().getHeaderString("Allow");
+        // 405 names the methods the path accepts (RFC 9110, section 15.5.6)
+        String allow = status == 405 ? AllowedMethods.of(uri.getPath()) : null;
         var answer = builder(status, "http-" + status, title, clip(String.valueOf(e.getMessage())), uri);
         return (allow == null ? answer : answer.header("Allow", allow)).build();
     }
