@@ -184,6 +184,17 @@ class HostileInputTest {
         return cases.stream();
     }
 
+    /** The Location of a new order is this service's own path, whatever Host the client claims. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(Mode.class)
+    void locationIgnoresTheHostHeader(Mode mode) throws IOException {
+        RawHttp.Answer answer = RawHttp.send(RestAssured.port, request("POST", "/" + mode.path() + "/orders?delay=0",
+                "Host: evil.example:666\r\nX-Forwarded-Host: evil.example\r\nContent-Type: application/json\r\n", ORDER), 5000);
+        assertEquals(201, answer.status(), answer.body());
+        long id = new JsonObject(answer.body()).getLong("orderId");
+        assertEquals("/" + mode.path() + "/orders/" + id, answer.headers().get("location"));
+    }
+
     /** Item 5: a client holding many idle connections does not keep another client out. */
     @Test
     void twoThousandIdleConnectionsDoNotKeepANewClientOut() throws IOException {
