@@ -104,6 +104,10 @@ public class ProblemMappers {
         if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
             return sql.getSQLState().startsWith("08") || String.valueOf(sql.getMessage()).contains("acquisition timeout");
         }
+        // the Vert.x pool's wait limit (ReactivePoolCreator) fails with a bare NoStackTraceThrowable("Timeout")
+        if (t instanceof io.vertx.core.impl.NoStackTraceThrowable && "Timeout".equals(t.getMessage())) {
+            return true;
+        }
         String name = t.getClass().getSimpleName();
         return t instanceof java.net.ConnectException || name.contains("Connect") || name.contains("Closed")
                 || name.contains("Timeout") || String.valueOf(t.getMessage()).contains("acquisition timeout");
