@@ -10,7 +10,7 @@ public class DelayException extends RuntimeException {
         super(switch (status) {
             case 503 -> "no thread left to complete the delay-service call (overload)";
             case 504 -> "the delay service did not answer in time";
-            default -> "the delay service is unavailable";
+            default -> "delay service unavailable: it refused or dropped the connection";
         }, cause, false, false);
         this.status = status;
     }
