@@ -8,7 +8,7 @@
 # Usage: load/chaos.sh [options]
 #   --quick             the CI preset, about 2 minutes on a quiet machine: 8 s overload rounds with a 5 s client
 #                       timeout, 3 s warm-ups, shorter gaps in the checkout run
-#   --checks a,b        overload, hostile, sigterm, checkout (the order is fixed)  [overload,hostile,sigterm,checkout]
+#   --checks a,b        hostile, overload, sigterm, checkout (run in this order)  [hostile,overload,sigterm,checkout]
 #   --modes a,b         modes overloaded in check 1, in this order                    [worker,virtual,reactive]
 #   --duration D        length of each overload round, in seconds                     [30; --quick 8]
 #   --out DIR           where results go                                   [load/results/chaos-<timestamp>]
@@ -27,7 +27,8 @@
 #                that the load stops. Then: every 2xx order is readable via GET /{mode}/orders/{id} with its
 #                customer; the database holds no chaos order whose request got an error (one whose request got no
 #                answer at all is counted apart as 'unknown'); requests sent after the database came back got 2xx.
-#   5 hostile    one hostile client (load/chaos/hostile.py, docs/hostile-clients.md), on the app of check 1: 2,000 idle
+#   5 hostile    one hostile client (load/chaos/hostile.py, docs/hostile-clients.md), on the app of check 1 and before
+#                its overload rounds, which leave a backlog behind: 2,000 idle
 #                connections do not keep a new client out (200 within 1 s); four clients looping on the heaviest
 #                reactive cpu leave virtual and worker io at p99 < 250 ms (HOSTILE_FLOOD s); past bench.max-in-flight
 #                requests in progress a mode answers 503 problem at once and frees the slots when the client hangs up.
@@ -73,7 +74,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/scenarios.sh"
 
 
-quick=0 checks="overload,hostile,sigterm,checkout" modes="worker,virtual,reactive" duration="" out=""
+quick=0 checks="hostile,overload,sigterm,checkout" modes="worker,virtual,reactive" duration="" out=""
 while [ $# -gt 0 ]; do
   opt="$1"; val=""; shift_by=1
   case "$opt" in --*=*) val="${opt#*=}"; opt="${opt%%=*}" ;; esac
@@ -309,6 +310,17 @@ if want overload || want hostile || want sigterm; then
   log "warm-up: $(vegeta_figures warmup >/dev/null; figure_line "$out/raw/warmup.figures.json")"
 fi
 
+# ---------------------------------------------------------------------------------------------- 5 hostile
+# before the overload rounds, whose backlog (delay calls still queued in the REST client) would blur check 5.2
+if want hostile; then
+  log "5 hostile: 2,000 idle connections, a reactive cpu flood for $HOSTILE_FLOOD s, admission past bench.max-in-flight"
+  "$PYTHON" "$here/chaos/hostile.py" --base "$APP_URL" --checks "$out/checks" --flood "$HOSTILE_FLOOD" \
+    >"$out/logs/hostile.log" 2>&1 || true
+  sed 's/^/  /' "$out/logs/hostile.log" >&2
+  for f in "$out"/checks/5?-hostile-*.json; do [ -f "$f" ] && verdict "$f"; done
+  alive "$APP_PID" || die "the app died during the hostile-client checks (log: $out/logs/app-first.log)"
+fi
+
 # ---------------------------------------------------------------------------------------------- 1 overload
 if want overload; then
   n=0
@@ -334,16 +346,6 @@ if want overload; then
     log "  recovery: $("$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); print("{} s to all six 200 (limit {} s); first 200 per probe {}; still failing {}; confirmation {}".format(r["recovery_s"], r["limit_s"], r["first_200_s"], r["still_failing"], r["confirm"]))' "$out/raw/recovery-$m.json")"
     verdict "$out/checks/1$n-overload-$m.json"
   done
-fi
-
-# ---------------------------------------------------------------------------------------------- 5 hostile
-if want hostile; then
-  log "5 hostile: 2,000 idle connections, a reactive cpu flood for $HOSTILE_FLOOD s, admission past bench.max-in-flight"
-  "$PYTHON" "$here/chaos/hostile.py" --base "$APP_URL" --checks "$out/checks" --flood "$HOSTILE_FLOOD" \
-    >"$out/logs/hostile.log" 2>&1 || true
-  sed 's/^/  /' "$out/logs/hostile.log" >&2
-  for f in "$out"/checks/5?-hostile-*.json; do [ -f "$f" ] && verdict "$f"; done
-  alive "$APP_PID" || die "the app died during the hostile-client checks (log: $out/logs/app-first.log)"
 fi
 
 # ---------------------------------------------------------------------------------------------- 2 sigterm

@@ -20,6 +20,7 @@ import org.vtvr.scenario.Mode;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -72,6 +73,13 @@ public class RequestGate {
         if (rc.response().headWritten()) {
             rc.response().close();
             return;
+        }
+        for (Throwable t = rc.failure(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+            // a worker-mode request the full worker pool queue refuses fails here, before its resource runs
+            if (t instanceof RejectedExecutionException) {
+                refuse(rc, 503, "overloaded", "Overloaded", "the worker pool's queue is full (quarkus.thread-pool.queue-size); retry later");
+                return;
+            }
         }
         int status = rc.statusCode() > 0 ? rc.statusCode()
                 : rc.failure() instanceof HttpException http ? http.getStatusCode() : 500;
