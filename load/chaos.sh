@@ -8,7 +8,7 @@
 # Usage: load/chaos.sh [options]
 #   --quick             the CI preset, about 2 minutes on a quiet machine: 8 s overload rounds with a 5 s client
 #                       timeout, 3 s warm-ups, shorter gaps in the checkout run
-#   --checks a,b        overload, sigterm, checkout (the order is fixed)              [overload,sigterm,checkout]
+#   --checks a,b        hostile, overload, sigterm, checkout (run in this order)  [hostile,overload,sigterm,checkout]
 #   --modes a,b         modes overloaded in check 1, in this order                    [worker,virtual,reactive]
 #   --duration D        length of each overload round, in seconds                     [30; --quick 8]
 #   --out DIR           where results go                                   [load/results/chaos-<timestamp>]
@@ -27,6 +27,11 @@
 #                that the load stops. Then: every 2xx order is readable via GET /{mode}/orders/{id} with its
 #                customer; the database holds no chaos order whose request got an error (one whose request got no
 #                answer at all is counted apart as 'unknown'); requests sent after the database came back got 2xx.
+#   5 hostile    one hostile client (load/chaos/hostile.py, docs/hostile-clients.md), on the app of check 1 and before
+#                its overload rounds, which leave a backlog behind: 2,000 idle
+#                connections do not keep a new client out (200 within 1 s); four clients looping on the heaviest
+#                reactive cpu leave virtual and worker io at p99 < 250 ms (HOSTILE_FLOOD s); past bench.max-in-flight
+#                requests in progress a mode answers 503 problem at once and frees the slots when the client hangs up.
 #   4 outage smoke, during check 3's outages: GET /{mode}/io answers 502 within 1 s while the delay service is
 #                down, GET /{mode}/db answers 503 within DB_DOWN_LIMIT s while the database is down (3 requests
 #                per mode: all must have that status, the median time must be within the limit).
@@ -69,7 +74,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/scenarios.sh"
 
 
-quick=0 checks="overload,sigterm,checkout" modes="worker,virtual,reactive" duration="" out=""
+quick=0 checks="hostile,overload,sigterm,checkout" modes="worker,virtual,reactive" duration="" out=""
 while [ $# -gt 0 ]; do
   opt="$1"; val=""; shift_by=1
   case "$opt" in --*=*) val="${opt#*=}"; opt="${opt%%=*}" ;; esac
@@ -96,15 +101,16 @@ CHECKOUT_RATE="${CHECKOUT_RATE:-100}" CHECKOUT_LEAD="${CHECKOUT_LEAD:-$q_lead}" 
 CHECKOUT_TAIL="${CHECKOUT_TAIL:-$q_tail}" CHECKOUT_WARMUP="${CHECKOUT_WARMUP:-$q_cwarm}"
 CHECKOUT_TIMEOUT="${CHECKOUT_TIMEOUT:-60s}" OUTAGE="${OUTAGE:-3}"
 DB_DOWN_LIMIT="${DB_DOWN_LIMIT:-5}"
+HOSTILE_FLOOD="${HOSTILE_FLOOD:-$([ "$quick" = 1 ] && echo 5 || echo 10)}"
 WARMUP="${WARMUP:-$q_warm}" WARMUP_RATE="${WARMUP_RATE:-300}"
 export DELAY="${DELAY:-100}"
 
 for v in DURATION RATE_WORKER RATE_VIRTUAL RATE_REACTIVE OVERLOAD_WORKERS RECOVERY_LIMIT RECOVERY_GIVE_UP SIGTERM_RATE \
          SIGTERM_AFTER SIGTERM_LIMIT CHECKOUT_RATE CHECKOUT_LEAD CHECKOUT_GAP CHECKOUT_TAIL CHECKOUT_WARMUP OUTAGE \
-         DB_DOWN_LIMIT WARMUP WARMUP_RATE DELAY; do
+         DB_DOWN_LIMIT WARMUP WARMUP_RATE DELAY HOSTILE_FLOOD; do
   [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v must be a whole number, got '${!v}'"
 done
-for c in ${checks//,/ }; do case "$c" in overload|sigterm|checkout) ;; *) die "unknown check '$c' (overload, sigterm, checkout)" ;; esac; done
+for c in ${checks//,/ }; do case "$c" in overload|hostile|sigterm|checkout) ;; *) die "unknown check '$c' (overload, hostile, sigterm, checkout)" ;; esac; done
 for m in ${modes//,/ }; do [[ " $VTVR_MODES " == *" $m "* ]] || die "unknown mode '$m' (one of: $VTVR_MODES)"; done
 if [ "$CHECKOUT_TAIL" -lt 1 ] || [ "$CHECKOUT_RATE" -lt 1 ]; then die "CHECKOUT_TAIL and CHECKOUT_RATE must be at least 1"; fi
 want() { [[ ",$checks," == *",$1,"* ]]; }
@@ -224,7 +230,7 @@ json.dump({"started": "$stamp", "quick": $quick, "checks": "$checks", "modes": "
   "sigterm_rate": $SIGTERM_RATE, "sigterm_after_s": $SIGTERM_AFTER, "sigterm_limit_s": $SIGTERM_LIMIT,
   "checkout_rate": $CHECKOUT_RATE, "checkout_lead_s": $CHECKOUT_LEAD, "checkout_gap_s": $CHECKOUT_GAP,
   "checkout_tail_s": $CHECKOUT_TAIL, "checkout_warmup_s": $CHECKOUT_WARMUP, "checkout_timeout": "$CHECKOUT_TIMEOUT",
-  "outage_s": $OUTAGE, "db_down_limit_s": $DB_DOWN_LIMIT,
+  "outage_s": $OUTAGE, "db_down_limit_s": $DB_DOWN_LIMIT, "hostile_flood_s": $HOSTILE_FLOOD,
   "warmup_s": $WARMUP, "warmup_rate": $WARMUP_RATE, "delay_ms": $DELAY, "runid": "$runid",
   "cores": $(nproc 2>/dev/null || echo 0), "java": "$("$JAVA" -version 2>&1 | head -1 | tr -d '"')",
   "vegeta": "$( (PATH="$PATH:/usr/local/go/bin" go version -m "$VEGETA" 2>/dev/null || true) | awk '$1 == "mod" && $2 == "github.com/tsenart/vegeta/v12" {print $3; exit}')"},
@@ -245,7 +251,7 @@ for m in $VTVR_MODES; do
 done
 probe_paths="${probe_paths#,}"
 
-if want overload || want sigterm; then
+if want overload || want hostile || want sigterm; then
   start_app first
   chaos recover --base "$APP_URL" --paths "$probe_paths" --since "$(now)" --limit 30 --give-up 30 >"$out/raw/baseline.json"
   grep -q '"pass": true' "$out/raw/baseline.json" || die "before any load, not every probe answers 200: $(cat "$out/raw/baseline.json")"
@@ -255,6 +261,17 @@ if want overload || want sigterm; then
   vegeta_bg warmup -targets "$tmp/warm.targets" -rate "$WARMUP_RATE/1s" -duration "${WARMUP}s" -timeout 10s
   vegeta_wait "$VPID" $((WARMUP + 15))
   log "warm-up: $(vegeta_figures warmup >/dev/null; figure_line "$out/raw/warmup.figures.json")"
+fi
+
+# ---------------------------------------------------------------------------------------------- 5 hostile
+# before the overload rounds, whose backlog (delay calls still queued in the REST client) would blur check 5.2
+if want hostile; then
+  log "5 hostile: 2,000 idle connections, a reactive cpu flood for $HOSTILE_FLOOD s, admission past bench.max-in-flight"
+  "$PYTHON" "$here/chaos/hostile.py" --base "$APP_URL" --checks "$out/checks" --flood "$HOSTILE_FLOOD" \
+    >"$out/logs/hostile.log" 2>&1 || true
+  sed 's/^/  /' "$out/logs/hostile.log" >&2
+  for f in "$out"/checks/5?-hostile-*.json; do [ -f "$f" ] && verdict "$f"; done
+  alive "$APP_PID" || die "the app died during the hostile-client checks (log: $out/logs/app-first.log)"
 fi
 
 # ---------------------------------------------------------------------------------------------- 1 overload

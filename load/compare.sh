@@ -6,7 +6,7 @@
 #
 # Usage: load/compare.sh [options]
 #   --quick               every scenario and mode once, 1 rate and 1 concurrency level, 1 s steps (~90 s)
-#   --experiment E        a preset shaped like shared EXPERIMENTS.md: E1 .. E8 (see below)
+#   --experiment E        a preset shaped like one of the experiments in docs/experiments.md: E1 .. E8
 #   --scenario a,b        scenarios      [io,fanout,db,slow-query,checkout,cpu,pinning,pinning-reentrant]
 #   --modes a,b           modes          [virtual,worker,reactive] (pinning runs for virtual and worker only);
 #                         MODE+socket measures virtual or worker with the socket delay client
@@ -61,7 +61,7 @@
 #   DELAY, IO_CALLS, FANOUT_CALLS, DB_QUERIES, SLOW_DELAY, CPU_N, PINNING_LOCK: scenario parameters
 #                         (load/scenarios.sh): 100, 1, 10, 1, 500, 100000, synchronized
 #
-# Experiments (EXPERIMENTS.md; each sets scenarios, parameters and levels; explicit flags still win):
+# Experiments (docs/experiments.md; each sets scenarios, parameters and levels; explicit flags still win):
 #   E1 io, 3 sequential calls of 300 ms (the write-ups' 900 ms), hey 300/1500/3000 users, rates 100-400
 #   E2 cpu n=10,000,000 (the service's cap; the write-ups summed 10^8)   E3 cpu n=1,000,000 and fanout 50 x 100 ms
 #   E4 fanout 100 x 100 ms at 10 req/s for 30 s (threads, heap)          E5 checkout, 2 x 100 ms calls + insert
@@ -71,6 +71,8 @@
 #             (add --modes virtual,virtual+socket,worker,worker+socket,reactive for the delay clients)
 #   cost      how cost grows with work: fanout at 20 req/s with 1, 10 and 100 calls (Vegeta), io at 50 .. 4,000
 #             in flight (hey); CPU per request and RSS per mode (and client) in the report's cost charts
+#   E2 and E3 lift the reactive cpu guard (BENCH_MAX_N_EVENT_LOOP, docs/hostile-clients.md) to their n: they measure
+#   what a kernel that size costs on the event loop
 #
 # Leaves DIR/summary.csv, summary.json, summary.md, report.html, machine.json (with mode_order), steps/*/ (raw
 # Vegeta results, hey CSVs, process samples, generator CPU, metrics before/after), logs/. How the figures are
@@ -141,8 +143,8 @@ case "$experiment" in
   "") ;;
   E1|e1) scenarios=io; export IO_CALLS=3 DELAY=300; rates=100,200,400; conc=300,1500,3000; duration=10s
          export TIMEOUT=30s TIMEOUT_S=30 ;;
-  E2|e2) scenarios=cpu; export CPU_N=10000000; rates=5,10,20; conc=2,8,32; duration=10s; export TIMEOUT=30s TIMEOUT_S=30 ;;
-  E3|e3) scenarios=cpu,fanout; export CPU_N=1000000 FANOUT_CALLS=50 DELAY=100; rates=10,20,40; conc=4,16,64 ;;
+  E2|e2) scenarios=cpu; export CPU_N=10000000 BENCH_MAX_N_EVENT_LOOP=10000000; rates=5,10,20; conc=2,8,32; duration=10s; export TIMEOUT=30s TIMEOUT_S=30 ;;
+  E3|e3) scenarios=cpu,fanout; export CPU_N=1000000 BENCH_MAX_N_EVENT_LOOP=1000000 FANOUT_CALLS=50 DELAY=100; rates=10,20,40; conc=4,16,64 ;;
   E4|e4) scenarios=fanout; export FANOUT_CALLS=100 DELAY=100; rates=10; conc=10; duration=30s ;;
   E5|e5) scenarios=checkout; export DELAY=100; rates=50,150,300; conc=50,500; duration=10s ;;
   E6|e6) scenarios=fanout; export FANOUT_CALLS=100 DELAY=1000; rates=1,5,10; conc=1,10; duration=10s

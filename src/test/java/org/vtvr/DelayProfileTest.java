@@ -38,4 +38,15 @@ class DelayProfileTest {
                 // the datasource checks exist (build time) but have no datasource to look at (inactive at run time)
                 .body("checks.findAll { it.data != null }", empty());
     }
+
+    /** The scenarios need the database this profile does not have: their routes are absent, not broken. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"/virtual/db", "/worker/slow-query", "/reactive/orders/1",
+            "/virtual/io?delay=0", "/reactive/cpu"})
+    void answers404ProblemOnTheScenarioRoutes(String path) {
+        given().when().get(path).then().statusCode(404)
+                .contentType("application/problem+json")
+                .body("status", equalTo(404))
+                .body("detail", org.hamcrest.Matchers.containsString("/delay"));
+    }
 }

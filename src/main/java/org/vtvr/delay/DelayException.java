@@ -6,26 +6,16 @@ public class DelayException extends RuntimeException {
     private final int status;
 
     DelayException(int status, Throwable cause) {
+        // the detail names no host, port or exception class: the client sees what happened, the log sees the cause
         super(switch (status) {
-            case 503 -> "no thread left to complete the delay-service call (overload): ";
-            case 504 -> "delay service did not answer in time: ";
-            default -> "delay service unavailable: ";
-        } + describe(cause), cause, false, false);
+            case 503 -> "no thread left to complete the delay-service call (overload)";
+            case 504 -> "the delay service did not answer in time";
+            default -> "delay service unavailable: it refused or dropped the connection";
+        }, cause, false, false);
         this.status = status;
     }
 
     public int status() {
         return status;
-    }
-
-    private static String describe(Throwable cause) {
-        if (cause == null) {
-            return "gave up waiting";
-        }
-        Throwable root = cause;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : " (" + root.getMessage() + ")");
     }
 }

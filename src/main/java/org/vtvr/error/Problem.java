@@ -4,4 +4,9 @@ package org.vtvr.error;
 public record Problem(String type, String title, int status, String detail, String instance) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
+
+    /** A problem whose type is {@code urn:vtvr:problem:<kind>}. */
+    public static Problem of(int status, String kind, String title, String detail, String instance) {
+        return new Problem("urn:vtvr:problem:" + kind, title, status, detail, instance);
+    }
 }

@@ -28,6 +28,7 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public RestResponse<Problem> delay(DelayException e, UriInfo uri) {
+        Log.debugf(e.getCause(), "delay-service call failed (%d)", e.status());
         return switch (e.status()) {
             case 503 -> problem(503, "overloaded", "Overloaded", e.getMessage(), uri);
             case 504 -> problem(504, "delay-timeout", "Delay service timed out", e.getMessage(), uri);
@@ -41,10 +42,22 @@ public class ProblemMappers {
         return malformedJson(e, uri);
     }
 
+    /** Says where the body is wrong, never how Jackson saw it: its messages name Java types and classes. */
     @ServerExceptionMapper
     public RestResponse<Problem> malformedJson(JsonProcessingException e, UriInfo uri) {
-        String detail = e.getOriginalMessage() == null ? "malformed JSON" : e.getOriginalMessage();
-        return problem(400, "malformed-body", "Malformed request body", clip(detail), uri);
+        String detail;
+        if (e instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()) {
+            String field = mismatch.getPath().stream()
+                    .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                    .collect(java.util.stream.Collectors.joining("."));
+            detail = "'" + clip(field) + "' has the wrong type; expected {\"customer\": text, \"sku\": text, \"quantity\": 1..1000}";
+        } else if (e instanceof MismatchedInputException) {
+            detail = "the body must be a JSON object {\"customer\": ..., \"sku\": ..., \"quantity\": ...}";
+        } else {
+            var at = e.getLocation();
+            detail = "malformed JSON" + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr());
+        }
+        return problem(400, "malformed-body", "Malformed request body", detail, uri);
     }
 
     @ServerExceptionMapper
@@ -59,7 +72,10 @@ public class ProblemMappers {
         if (status >= 500) {
             Log.warn("request failed", e);
         }
-        return problem(status, "http-" + status, title, clip(String.valueOf(e.getMessage())), uri);
+        // 405 names the methods the path accepts (RFC 9110, section 15.5.6)
+        String allow = status == 405 ? AllowedMethods.of(uri.getPath()) : null;
+        var answer = builder(status, "http-" + status, title, clip(String.valueOf(e.getMessage())), uri);
+        return (allow == null ? answer : answer.header("Allow", allow)).build();
     }
 
     @ServerExceptionMapper
@@ -76,11 +92,11 @@ public class ProblemMappers {
             if (lostConnection(t)) {
                 Log.debugf("database unavailable: %s", e);
                 return problem(503, "database-unavailable", "Database unavailable",
-                        "the database did not answer: " + t.getClass().getSimpleName(), uri);
+                        "the database did not answer in time or refused the connection; retry later", uri);
             }
         }
         Log.error("unexpected failure", e);
-        return problem(500, "internal", "Internal error", e.getClass().getSimpleName(), uri);
+        return problem(500, "internal", "Internal error", "an unexpected failure; the server log has the details", uri);
     }
 
     /** A connection that could not be made, was lost, or was not handed out in time (SQLState class 08). */
@@ -88,14 +104,22 @@ public class ProblemMappers {
         if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
             return sql.getSQLState().startsWith("08") || String.valueOf(sql.getMessage()).contains("acquisition timeout");
         }
+        // the Vert.x pool's wait limit (ReactivePoolCreator) fails with a bare NoStackTraceThrowable("Timeout")
+        if (t instanceof io.vertx.core.impl.NoStackTraceThrowable && "Timeout".equals(t.getMessage())) {
+            return true;
+        }
         String name = t.getClass().getSimpleName();
         return t instanceof java.net.ConnectException || name.contains("Connect") || name.contains("Closed")
                 || name.contains("Timeout") || String.valueOf(t.getMessage()).contains("acquisition timeout");
     }
 
     private static RestResponse<Problem> problem(int status, String type, String title, String detail, UriInfo uri) {
-        Problem body = new Problem("urn:vtvr:problem:" + type, title, status, detail, uri == null ? null : "/" + uri.getPath().replaceFirst("^/", ""));
-        return RestResponse.ResponseBuilder.<Problem>create(status).entity(body).type(Problem.MEDIA_TYPE).build();
+        return builder(status, type, title, detail, uri).build();
+    }
+
+    private static RestResponse.ResponseBuilder<Problem> builder(int status, String type, String title, String detail, UriInfo uri) {
+        Problem body = Problem.of(status, type, title, detail, uri == null ? null : "/" + uri.getPath().replaceFirst("^/", ""));
+        return RestResponse.ResponseBuilder.<Problem>create(status).entity(body).type(Problem.MEDIA_TYPE);
     }
 
     private static String clip(String text) {

@@ -10,10 +10,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.UriInfo;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.vtvr.scenario.Created;
 import org.vtvr.scenario.Limits;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.OrderRequest;
@@ -70,11 +69,10 @@ public class ReactiveResource {
     @Path("/orders")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<RestResponse<Result>> checkout(@QueryParam("delay") @DefaultValue("100") String delay,
-            OrderRequest body, @Context UriInfo uri) {
+            OrderRequest body) {
         Started started = Started.now(MODE);
         return scenarios.checkout(started, limits.delay(delay), limits.order(body))
-                .map(result -> RestResponse.ResponseBuilder.<Result>created(
-                        uri.getAbsolutePathBuilder().path(String.valueOf(result.orderId())).build()).entity(result).build());
+                .map(result -> Created.order(MODE, result));
     }
 
     @GET
@@ -88,6 +86,6 @@ public class ReactiveResource {
     @Path("/cpu")
     public Uni<Result> cpu(@QueryParam("n") @DefaultValue("100000") String n) {
         Started started = Started.now(MODE);
-        return scenarios.cpu(started, limits.n(n));
+        return scenarios.cpu(started, limits.nOnEventLoop(n));
     }
 }

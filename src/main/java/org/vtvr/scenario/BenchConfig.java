@@ -25,6 +25,35 @@ public interface BenchConfig {
     @WithDefault("10000000")
     int maxN();
 
+    /**
+     * Largest accepted {@code n} for the reactive cpu scenario, which runs on the event loop on purpose: 100,000 (the
+     * scenario's default n) is about 3 ms of CPU, so four clients looping on it leave the other modes' HTTP traffic,
+     * carried by the same event loops, answering within 250 ms. Experiments E2 and E3 raise it to their own n to show
+     * what larger kernels cost on the event loop (docs/hostile-clients.md).
+     */
+    @WithDefault("100000")
+    int maxNEventLoop();
+
+    /**
+     * Requests in progress per mode (the first path segment: virtual, worker, reactive), the same bound for each;
+     * past it a request answers 503 problem at once. 5,000 is above the largest load the benchmark applies (3,000
+     * concurrent hey users in E1), so no published figure meets it (docs/hostile-clients.md).
+     */
+    @WithDefault("5000")
+    int maxInFlight();
+
+    /** Longest request target (path and query) in characters; a longer one answers 414 problem. */
+    @WithDefault("4096")
+    int maxUriLength();
+
+    /** Largest total size of the request headers (names and values) in bytes; past it 431 problem. */
+    @WithDefault("16384")
+    int maxHeaderSize();
+
+    /** Whether the mode endpoints are served; false in the delay-only profile, where they answer 404 problem. */
+    @WithDefault("true")
+    boolean serveModes();
+
     /** Rows in the seeded {@code items} table; db reads random ids in 1..rows. */
     @WithDefault("10000")
     int rows();

@@ -12,6 +12,8 @@ public class Limits {
 
     public static final int MAX_TEXT = 100;
 
+    private static final java.util.regex.Pattern DIGITS = java.util.regex.Pattern.compile("[+-]?[0-9]{1,19}");
+
     @Inject
     BenchConfig config;
 
@@ -29,6 +31,16 @@ public class Limits {
 
     public int n(String raw) {
         return parse("n", raw, 1, config.maxN());
+    }
+
+    /** {@code n} for the cpu kernel run on the event loop, which every mode's HTTP traffic shares: a lower ceiling. */
+    public int nOnEventLoop(String raw) {
+        int n = n(raw);
+        if (n > config.maxNEventLoop()) {
+            throw new BadInputException("n must be in 1.." + config.maxNEventLoop() + " in reactive mode, got " + n
+                    + ": the kernel runs on the event loop (bench.max-n-event-loop)");
+        }
+        return n;
     }
 
     public long orderId(String raw) {
@@ -71,11 +83,16 @@ public class Limits {
         return (int) value;
     }
 
+    /** ASCII digits only: Java's parsers also take other scripts' digits ("١٢" is 12), which no client means. */
     private static long parseLong(String name, String raw) {
-        try {
-            return Long.parseLong(raw.strip());
-        } catch (NumberFormatException | NullPointerException e) {
+        String value = raw == null ? "" : raw.strip();
+        if (!DIGITS.matcher(value).matches()) {
             throw new BadInputException(name + " must be a whole number, got '" + clip(raw) + "'");
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new BadInputException(name + " is out of range, got '" + clip(raw) + "'");
         }
     }
 

@@ -11,10 +11,9 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.UriInfo;
-import jakarta.ws.rs.core.Context;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.vtvr.blocking.BlockingScenarios;
+import org.vtvr.scenario.Created;
 import org.vtvr.scenario.Limits;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.OrderRequest;
@@ -74,11 +73,10 @@ public class WorkerResource {
     @POST
     @Path("/orders")
     @Consumes(MediaType.APPLICATION_JSON)
-    public RestResponse<Result> checkout(@QueryParam("delay") @DefaultValue("100") String delay, OrderRequest body,
-            @Context UriInfo uri) {
+    public RestResponse<Result> checkout(@QueryParam("delay") @DefaultValue("100") String delay, OrderRequest body) {
         Started started = Started.now(MODE);
         Result result = scenarios.checkout(started, limits.delay(delay), limits.order(body));
-        return RestResponse.ResponseBuilder.<Result>created(uri.getAbsolutePathBuilder().path(String.valueOf(result.orderId())).build()).entity(result).build();
+        return Created.order(MODE, result);
     }
 
     @GET
