@@ -8,7 +8,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
+import org.vtvr.scenario.Deadline;
+
 import java.net.SocketTimeoutException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -53,13 +56,48 @@ public class DelayGateway {
         }
     }
 
+    /**
+     * The blocking call bounded by the request's deadline: past it, or when the calling thread is interrupted (a
+     * sibling fan-out call failed), the HTTP request is aborted, not left running at the delay service, and the
+     * caller gets a {@link DelayException} (504 at the deadline).
+     * <p>
+     * Interrupting a thread parked in the REST client's blocking method does not abort the Vert.x request behind it
+     * (the delay service still counts it in flight), so this awaits the client's {@code Uni}: Mutiny cancels the
+     * subscription on timeout and on interrupt, and the REST client resets the HTTP request on cancellation. The
+     * blocking method does the same wait internally (the call runs on the event loop either way).
+     */
+    public int call(int ms, Deadline deadline) {
+        if (deadline.passed()) {
+            throw timedOut(null);
+        }
+        try {
+            return timed("blocking", ms, deadline).await().indefinitely();
+        } catch (CompletionException e) {
+            // Mutiny's await was interrupted and has cancelled the call; keep the flag for the caller
+            throw Thread.currentThread().isInterrupted() ? timedOut(e) : classify(e);
+        }
+    }
+
     public Uni<Integer> callAsync(int ms) {
+        return timed("uni", ms, null);
+    }
+
+    /** The {@code Uni} call bounded by the request's deadline; past it the subscription is cancelled (HTTP reset). */
+    public Uni<Integer> callAsync(int ms, Deadline deadline) {
+        return timed("uni", ms, deadline);
+    }
+
+    private Uni<Integer> timed(String api, int ms, Deadline deadline) {
         return Uni.createFrom().deferred(() -> {
             Timer.Sample sample = Timer.start(registry);
-            return client.callAsync(ms)
+            Uni<DelayResource.Reply> reply = client.callAsync(ms);
+            if (deadline != null) {
+                reply = reply.ifNoItem().after(deadline.remaining()).failWith(() -> timedOut(null));
+            }
+            return reply
                     .map(DelayResource.Reply::delay)
                     .onFailure().transform(DelayGateway::classify)
-                    .onItemOrFailure().invoke((item, failure) -> record(sample, "uni", (DelayException) failure));
+                    .onItemOrFailure().invoke((item, failure) -> record(sample, api, (DelayException) failure));
         });
     }
 
@@ -73,6 +111,11 @@ public class DelayGateway {
 
     private Timer timer(String api, String outcome) {
         return registry.timer("delay.client.calls", "client", api, "outcome", outcome);
+    }
+
+    /** More concurrent calls than the fan-out pool can queue: 503. */
+    public static DelayException overloaded(Throwable cause) {
+        return new DelayException(503, cause);
     }
 
     /** A wait on the delay service that gave up: 504. */
