@@ -11,7 +11,8 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.vtvr.scenario.Deadline;
 
 import java.net.SocketTimeoutException;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -61,20 +62,25 @@ public class DelayGateway {
      * sibling fan-out call failed), the HTTP request is aborted, not left running at the delay service, and the
      * caller gets a {@link DelayException} (504 at the deadline).
      * <p>
-     * Interrupting a thread parked in the REST client's blocking method does not abort the Vert.x request behind it
-     * (the delay service still counts it in flight), so this awaits the client's {@code Uni}: Mutiny cancels the
-     * subscription on timeout and on interrupt, and the REST client resets the HTTP request on cancellation. The
-     * blocking method does the same wait internally (the call runs on the event loop either way).
+     * Neither an interrupt of a thread parked in the REST client's blocking method nor one in Mutiny's
+     * {@code await()} cancels the HTTP request behind it (the delay service kept counting it in flight,
+     * FailureSemanticsTest), so this waits on the client's {@code Uni} as a future and cancels it itself; the REST
+     * client resets the HTTP request on cancellation. The blocking method waits the same way internally: the call
+     * runs on the event loop either way.
      */
     public int call(int ms, Deadline deadline) {
         if (deadline.passed()) {
             throw timedOut(null);
         }
+        CompletableFuture<Integer> reply = timed("blocking", ms, deadline).subscribeAsCompletionStage();
         try {
-            return timed("blocking", ms, deadline).await().indefinitely();
-        } catch (CompletionException e) {
-            // Mutiny's await was interrupted and has cancelled the call; keep the flag for the caller
-            throw Thread.currentThread().isInterrupted() ? timedOut(e) : classify(e);
+            return reply.get();
+        } catch (ExecutionException e) {
+            throw classify(e.getCause());
+        } catch (InterruptedException e) {
+            reply.cancel(true);
+            Thread.currentThread().interrupt();
+            throw timedOut(e);
         }
     }
 
