@@ -86,7 +86,7 @@ class FailureSemanticsTest {
     void plansThatCannotFitTheDeadlineAreRefusedUpFront(Mode mode) {
         double before = Metrics.delayCalls();
         for (String query : new String[] {"io?delay=1000&calls=3", "fanout?delay=2001&calls=1",
-                "fanout?delay=10&calls=101", "slow-query?delay=2001"}) {
+                "fanout?delay=10&calls=101", "slow-query?delay=5001"}) {
             BadInputTest.isProblem(given().when().get("/" + mode.path() + "/" + query).then(), 400)
                     .body("detail", containsString("bench."))
                     .time(lessThan(1000L));

@@ -105,7 +105,7 @@ public class BlockingScenarios {
     }
 
     public Result slowQuery(Started started, int delayMs) {
-        limits.fitsDeadline("slow-query", delayMs, 1);
+        limits.fitsSocketTimeout(delayMs);
         repository.sleep(delayMs);
         return started.result("slow-query").withDelay(delayMs, null);
     }

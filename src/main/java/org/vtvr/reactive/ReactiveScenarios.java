@@ -67,7 +67,7 @@ public class ReactiveScenarios {
     }
 
     public Uni<Result> slowQuery(Started started, int delayMs) {
-        limits.fitsDeadline("slow-query", delayMs, 1);
+        limits.fitsSocketTimeout(delayMs);
         return repository.sleep(delayMs).map(ignored -> started.result("slow-query").withDelay(delayMs, null));
     }
 

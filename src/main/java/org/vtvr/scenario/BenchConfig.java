@@ -67,8 +67,9 @@ public interface BenchConfig {
     /**
      * Socket timeout of a database connection in ms, JDBC ({@code socketTimeout}) and reactive (read-idle timeout)
      * alike: a database that stops answering (stalled process, network black hole) fails the statement with 503
-     * after this long. Above {@code max-delay}, so the longest slow-query still completes.
+     * after this long; slow-query refuses (400) a {@code delay} above this minus one second, which it could not finish.
+     * The JDBC side was seen to wait up to twice this long in a stall (docs/equal-work.md), hence 6 s for a 15 s bound.
      */
-    @WithDefault("12000")
+    @WithDefault("6000")
     int dbSocketTimeoutMs();
 }

@@ -39,6 +39,15 @@ public class Limits {
         }
     }
 
+    /** slow-query's sleep must end well within the database socket timeout, or a healthy database would look stalled. */
+    public void fitsSocketTimeout(int delayMs) {
+        int most = config.dbSocketTimeoutMs() - 1000;
+        if (delayMs > most) {
+            throw new BadInputException("slow-query delay must be at most " + most + " ms (bench.db-socket-timeout-ms"
+                    + " minus 1 s), got " + delayMs);
+        }
+    }
+
     public int queries(String raw) {
         return parse("queries", raw, 1, config.maxQueries());
     }
