@@ -35,6 +35,8 @@ class DisconnectTest {
 
     static final int CLIENTS = 200;
 
+    static final long IDLE_WITHIN_MS = 12_000;
+
     static final String ORDER = "{\"customer\":\"ada\",\"sku\":\"S\",\"quantity\":1}";
 
     @BeforeAll
@@ -60,7 +62,9 @@ class DisconnectTest {
                     .toList();
             CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
         }
-        awaitIdle(mode, 6_000);
+        long hungUp = System.nanoTime();
+        awaitIdle(mode, IDLE_WITHIN_MS);
+        System.out.printf("%s: idle %d ms after the hang-ups%n", mode, (System.nanoTime() - hungUp) / 1_000_000);
         // every connection of both pools can be taken again: 20 slow queries at once, none waits past the timeout
         List<CompletableFuture<Integer>> full = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
