@@ -62,11 +62,11 @@ public class DelayGateway {
      * sibling fan-out call failed), the HTTP request is aborted, not left running at the delay service, and the
      * caller gets a {@link DelayException} (504 at the deadline).
      * <p>
-     * Neither an interrupt of a thread parked in the REST client's blocking method nor one in Mutiny's
-     * {@code await()} cancels the HTTP request behind it (the delay service kept counting it in flight,
-     * FailureSemanticsTest), so this waits on the client's {@code Uni} as a future and cancels it itself; the REST
-     * client resets the HTTP request on cancellation. The blocking method waits the same way internally: the call
-     * runs on the event loop either way.
+     * An interrupt of a thread parked in Mutiny's {@code await()} does not cancel the subscription (the delay
+     * service kept counting the calls in flight until the deadline, FailureSemanticsTest), so this waits on the
+     * client's {@code Uni} as a future and cancels it itself; the REST client resets the HTTP request on
+     * cancellation. Quarkus' blocking client method waits on the same call internally: it runs on the event loop
+     * either way.
      */
     public int call(int ms, Deadline deadline) {
         if (deadline.passed()) {
