@@ -1,10 +1,12 @@
 package org.vtvr;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.quarkus.test.junit.QuarkusTestProfile;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Random;
@@ -13,9 +15,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * Gives the tests a real MySQL-protocol database with no manual step: an explicitly configured URL wins; else Dev
  * Services, which the pom turns on where a Docker socket exists; else an embedded MariaDB started with {@code load/db.sh} on a free
- * port and stopped after the tests.
+ * port and stopped after the tests. Tests that stop the database run under {@link Only}, which always gets the
+ * embedded one, so they run everywhere instead of skipping.
  */
 public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
+
+    /** The test profile of tests that stop or stall the database: they always get the embedded one. */
+    public static class Only implements QuarkusTestProfile {
+    }
 
     private static final Path ROOT = Path.of("").toAbsolutePath();
 
@@ -24,10 +31,17 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
 
     private Map<String, String> env;
 
+    private boolean embeddedOnly;
+
+    @Override
+    public void setContext(Context context) {
+        embeddedOnly = Only.class.getName().equals(context.testProfile());
+    }
+
     @Override
     public Map<String, String> start() {
-        if (configured("quarkus.datasource.jdbc.url") || configured("quarkus.datasource.reactive.url")
-                || Boolean.getBoolean("quarkus.datasource.devservices.enabled")) {
+        if (!embeddedOnly && (configured("quarkus.datasource.jdbc.url") || configured("quarkus.datasource.reactive.url")
+                || Boolean.getBoolean("quarkus.datasource.devservices.enabled"))) {
             return Map.of();
         }
         int port = freePort();
@@ -48,14 +62,28 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
         }
     }
 
-    /** Whether a test may stop and start the database: only the embedded one this JVM started. */
-    static boolean controllable() {
-        return running != null;
-    }
-
     /** Stops the embedded database (as an outage would) or starts it again on the same port and data. */
     static void outage(boolean down) {
         running.run(down ? "stop" : "start");
+    }
+
+    /**
+     * Freezes the database process (SIGSTOP: connections stay open, nothing answers, as with a hung server or a
+     * network black hole) or lets it run again (SIGCONT).
+     */
+    static void stall(boolean frozen) {
+        try {
+            String pid = Files.readString(Path.of(running.env.get("DB_DIR"), "mariadbd.pid")).strip();
+            Process kill = new ProcessBuilder("kill", frozen ? "-STOP" : "-CONT", pid).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill " + (frozen ? "-STOP " : "-CONT ") + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot signal the embedded database", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private void run(String command) {

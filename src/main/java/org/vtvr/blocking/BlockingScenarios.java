@@ -3,11 +3,12 @@ package org.vtvr.blocking;
 import io.quarkus.virtual.threads.VirtualThreads;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.context.ManagedExecutor;
 import org.vtvr.data.OrmRepository;
 import org.vtvr.data.PurchaseOrder;
 import org.vtvr.delay.DelayGateway;
 import org.vtvr.scenario.BenchConfig;
+import org.vtvr.scenario.Deadline;
+import org.vtvr.scenario.Limits;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.NotFoundProblem;
 import org.vtvr.scenario.OrderRequest;
@@ -15,15 +16,17 @@ import org.vtvr.scenario.Primes;
 import org.vtvr.scenario.Result;
 import org.vtvr.scenario.Started;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.IntStream;
 
 /**
  * Every scenario written once in plain blocking code (blocking REST client, Hibernate ORM over JDBC). The
@@ -42,36 +45,52 @@ public class BlockingScenarios {
     BenchConfig config;
 
     @Inject
+    Limits limits;
+
+    @Inject
     @VirtualThreads
     ExecutorService virtualThreads;
 
     @Inject
-    ManagedExecutor workerPool;
+    FanoutPool fanoutPool;
 
     public Result io(Started started, int delayMs, int calls) {
+        limits.fitsDeadline("io", (long) calls * delayMs, 1);
+        Deadline deadline = Deadline.of(started, config.requestDeadline());
         for (int i = 0; i < calls; i++) {
-            delay.call(delayMs);
+            delay.call(delayMs, deadline);
         }
         return started.result("io").withDelay(delayMs, calls);
     }
 
-    /** The calls run concurrently on the request's own kind of thread: virtual threads, or the worker pool. */
+    /**
+     * The calls run concurrently: one virtual thread each, or on the worker mode's own fan-out pool (never on the
+     * request pool). The first failure fails the request and interrupts the other calls, which aborts them.
+     */
     public Result fanout(Started started, int delayMs, int calls) {
-        ExecutorService executor = started.mode() == Mode.VIRTUAL ? virtualThreads : workerPool;
-        List<CompletableFuture<Integer>> futures = IntStream.range(0, calls)
-                .mapToObj(i -> CompletableFuture.supplyAsync(() -> delay.call(delayMs), executor))
-                .toList();
+        limits.fitsDeadline("fanout", delayMs, calls);
+        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        Executor executor = started.mode() == Mode.VIRTUAL ? virtualThreads : fanoutPool.reserve(calls);
+        CompletionService<Integer> done = new ExecutorCompletionService<>(executor);
+        List<Future<Integer>> futures = new ArrayList<>(calls);
         try {
-            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
-                    .get(config.fanoutTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            for (int i = 0; i < calls; i++) {
+                futures.add(done.submit(() -> delay.call(delayMs, deadline)));
+            }
+            for (int i = 0; i < calls; i++) {
+                Future<Integer> next = done.poll(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    throw DelayGateway.timedOut(null);
+                }
+                next.get();
+            }
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
-        } catch (TimeoutException e) {
-            futures.forEach(f -> f.cancel(true));
-            throw DelayGateway.timedOut(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw DelayGateway.timedOut(e);
+        } finally {
+            futures.forEach(f -> f.cancel(true));
         }
         return started.result("fanout").withDelay(delayMs, calls);
     }
@@ -86,14 +105,17 @@ public class BlockingScenarios {
     }
 
     public Result slowQuery(Started started, int delayMs) {
+        limits.fitsSocketTimeout(delayMs);
         repository.sleep(delayMs);
         return started.result("slow-query").withDelay(delayMs, null);
     }
 
     /** Payment, then stock (two delay calls), then the order row in its own transaction. */
     public Result checkout(Started started, int delayMs, OrderRequest request) {
-        delay.call(delayMs);
-        delay.call(delayMs);
+        limits.fitsDeadline("orders", 2L * delayMs, 1);
+        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        delay.call(delayMs, deadline);
+        delay.call(delayMs, deadline);
         PurchaseOrder order = repository.save(PurchaseOrder.from(request, started.mode()));
         return started.result("checkout").withDelay(delayMs, 2).withOrder(order.view());
     }
@@ -112,16 +134,18 @@ public class BlockingScenarios {
      * Before JDK 24 (JEP 491) a virtual thread parked inside {@code synchronized} pins its carrier.
      */
     public Result pinning(Started started, int delayMs, String lock) {
+        limits.fitsDeadline("pinning", delayMs, 1);
+        Deadline deadline = Deadline.of(started, config.requestDeadline());
         if ("synchronized".equals(lock)) {
             Object monitor = new Object();
             synchronized (monitor) {
-                delay.call(delayMs);
+                delay.call(delayMs, deadline);
             }
         } else {
             ReentrantLock reentrant = new ReentrantLock();
             reentrant.lock();
             try {
-                delay.call(delayMs);
+                delay.call(delayMs, deadline);
             } finally {
                 reentrant.unlock();
             }

@@ -21,6 +21,10 @@ public class OrmRepository {
                 .getSingleResult();
     }
 
+    /**
+     * One autocommitted INSERT: the JTA transaction only satisfies Hibernate, the connection is not enlisted
+     * ({@code quarkus.datasource.jdbc.transactions=disabled}), as on the reactive side (docs/equal-work.md).
+     */
     @Transactional
     public PurchaseOrder save(PurchaseOrder order) {
         Panache.getEntityManager().persist(order);

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Builds the reactive pool as Quarkus would, plus the one setting Quarkus has no property for: how long a request
  * may wait for a pooled connection. It matches {@code quarkus.datasource.jdbc.acquisition-timeout}, so both sides
- * answer 503 after the same wait when the database is gone (Vert.x' own default is 30 s).
+ * answer 503 after the same wait when the database is gone (Vert.x' own default is 30 s). Its connections also get
+ * the JDBC side's socket timeout ({@code bench.db-socket-timeout-ms}) as a read-idle timeout, so a stalled database
+ * fails a statement after the same time on both sides.
  */
 @Singleton
 public class ReactivePoolCreator implements MySQLPoolCreator {
@@ -30,6 +32,8 @@ public class ReactivePoolCreator implements MySQLPoolCreator {
                 .setConnectionTimeout((int) config.dbAcquireTimeout().toMillis())
                 .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
         List<MySQLConnectOptions> targets = input.mySQLConnectOptionsList();
+        targets.forEach(target -> target.setReadIdleTimeout(config.dbSocketTimeoutMs())
+                .setIdleTimeoutUnit(TimeUnit.MILLISECONDS));
         AtomicInteger next = new AtomicInteger();
         return MySQLBuilder.pool()
                 .with(options)

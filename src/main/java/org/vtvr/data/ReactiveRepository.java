@@ -20,8 +20,9 @@ public class ReactiveRepository {
                 .replaceWithVoid();
     }
 
+    /** One autocommitted INSERT, as on the blocking side (docs/equal-work.md "Transactions"). */
     public Uni<PurchaseOrder> save(PurchaseOrder order) {
-        return Panache.withTransaction(() -> Panache.getSession().flatMap(s -> s.persist(order)))
+        return Panache.withSession(() -> Panache.getSession().flatMap(s -> s.persist(order).call(s::flush)))
                 .replaceWith(order);
     }
 

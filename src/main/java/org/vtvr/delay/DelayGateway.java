@@ -8,7 +8,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
+import org.vtvr.scenario.Deadline;
+
 import java.net.SocketTimeoutException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -53,13 +57,53 @@ public class DelayGateway {
         }
     }
 
+    /**
+     * The blocking call bounded by the request's deadline: past it, or when the calling thread is interrupted (a
+     * sibling fan-out call failed), the HTTP request is aborted, not left running at the delay service, and the
+     * caller gets a {@link DelayException} (504 at the deadline).
+     * <p>
+     * An interrupt of a thread parked in Mutiny's {@code await()} does not cancel the subscription (the delay
+     * service kept counting the calls in flight until the deadline, FailureSemanticsTest), so this waits on the
+     * client's {@code Uni} as a future and cancels it itself; the REST client resets the HTTP request on
+     * cancellation. Quarkus' blocking client method waits on the same call internally: it runs on the event loop
+     * either way.
+     */
+    public int call(int ms, Deadline deadline) {
+        if (deadline.passed()) {
+            throw timedOut(null);
+        }
+        CompletableFuture<Integer> reply = timed("blocking", ms, deadline).subscribeAsCompletionStage();
+        try {
+            return reply.get();
+        } catch (ExecutionException e) {
+            throw classify(e.getCause());
+        } catch (InterruptedException e) {
+            reply.cancel(true);
+            Thread.currentThread().interrupt();
+            throw timedOut(e);
+        }
+    }
+
     public Uni<Integer> callAsync(int ms) {
+        return timed("uni", ms, null);
+    }
+
+    /** The {@code Uni} call bounded by the request's deadline; past it the subscription is cancelled (HTTP reset). */
+    public Uni<Integer> callAsync(int ms, Deadline deadline) {
+        return timed("uni", ms, deadline);
+    }
+
+    private Uni<Integer> timed(String api, int ms, Deadline deadline) {
         return Uni.createFrom().deferred(() -> {
             Timer.Sample sample = Timer.start(registry);
-            return client.callAsync(ms)
+            Uni<DelayResource.Reply> reply = client.callAsync(ms);
+            if (deadline != null) {
+                reply = reply.ifNoItem().after(deadline.remaining()).failWith(() -> timedOut(null));
+            }
+            return reply
                     .map(DelayResource.Reply::delay)
                     .onFailure().transform(DelayGateway::classify)
-                    .onItemOrFailure().invoke((item, failure) -> record(sample, "uni", (DelayException) failure));
+                    .onItemOrFailure().invoke((item, failure) -> record(sample, api, (DelayException) failure));
         });
     }
 
@@ -73,6 +117,11 @@ public class DelayGateway {
 
     private Timer timer(String api, String outcome) {
         return registry.timer("delay.client.calls", "client", api, "outcome", outcome);
+    }
+
+    /** More concurrent calls than the fan-out pool can queue: 503. */
+    public static DelayException overloaded(Throwable cause) {
+        return new DelayException(503, cause);
     }
 
     /** A wait on the delay service that gave up: 504. */

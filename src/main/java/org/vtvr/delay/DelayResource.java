@@ -1,6 +1,9 @@
 package org.vtvr.delay;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PostConstruct;
 import io.vertx.core.Vertx;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -10,9 +13,17 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.vtvr.scenario.Limits;
 
-/** The slow downstream service: answers after {@code ms} milliseconds from a Vert.x timer, holding no thread. */
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The slow downstream service: answers after {@code ms} milliseconds from a Vert.x timer, holding no thread. It
+ * counts what it serves ({@code delay_service_calls_total}) and what is in flight ({@code delay_service_in_flight}),
+ * so tests can see from the service's side how many calls each mode makes and whether aborted calls really ended.
+ */
 @Path("/delay")
 public class DelayResource {
+
+    private static final AtomicInteger IN_FLIGHT = new AtomicInteger();
 
     /** The delay service's reply. */
     public record Reply(int delay) {
@@ -24,14 +35,34 @@ public class DelayResource {
     @Inject
     Limits limits;
 
+    @Inject
+    MeterRegistry registry;
+
+    private Counter calls;
+
+    @PostConstruct
+    void meters() {
+        calls = registry.counter("delay.service.calls");
+        registry.gauge("delay.service.in.flight", IN_FLIGHT);
+    }
+
     @GET
     @Path("/{ms}")
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<Reply> delay(@PathParam("ms") String ms) {
         int delay = limits.delay(ms);
+        calls.increment();
         if (delay == 0) {
             return Uni.createFrom().item(new Reply(0));
         }
-        return Uni.createFrom().emitter(emitter -> vertx.setTimer(delay, id -> emitter.complete(new Reply(delay))));
+        // a caller that aborts (HTTP reset) cancels the Uni: the timer goes and the call no longer counts in flight
+        return Uni.createFrom().emitter(emitter -> {
+            IN_FLIGHT.incrementAndGet();
+            long timer = vertx.setTimer(delay, id -> emitter.complete(new Reply(delay)));
+            emitter.onTermination(() -> {
+                vertx.cancelTimer(timer);
+                IN_FLIGHT.decrementAndGet();
+            });
+        });
     }
 }

@@ -109,7 +109,8 @@ public class ProblemMappers {
             return true;
         }
         String name = t.getClass().getSimpleName();
-        return t instanceof java.net.ConnectException || name.contains("Connect") || name.contains("Closed")
+        // the reactive pool's wait for a connection ends in a bare NoStackTraceThrowable("Timeout")
+        return String.valueOf(t.getMessage()).startsWith("Timeout") || t instanceof java.net.ConnectException || name.contains("Connect") || name.contains("Closed")
                 || name.contains("Timeout") || String.valueOf(t.getMessage()).contains("acquisition timeout");
     }
 

@@ -1,6 +1,5 @@
 package org.vtvr.reactive;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -8,6 +7,8 @@ import org.vtvr.data.PurchaseOrder;
 import org.vtvr.data.ReactiveRepository;
 import org.vtvr.delay.DelayGateway;
 import org.vtvr.scenario.BenchConfig;
+import org.vtvr.scenario.Deadline;
+import org.vtvr.scenario.Limits;
 import org.vtvr.scenario.NotFoundProblem;
 import org.vtvr.scenario.OrderRequest;
 import org.vtvr.scenario.Primes;
@@ -34,38 +35,47 @@ public class ReactiveScenarios {
     @Inject
     BenchConfig config;
 
+    @Inject
+    Limits limits;
+
     public Uni<Result> io(Started started, int delayMs, int calls) {
+        limits.fitsDeadline("io", (long) calls * delayMs, 1);
+        Deadline deadline = Deadline.of(started, config.requestDeadline());
         Uni<Integer> chain = Uni.createFrom().item(0);
         for (int i = 0; i < calls; i++) {
-            chain = chain.flatMap(previous -> delay.callAsync(delayMs));
+            chain = chain.flatMap(previous -> delay.callAsync(delayMs, deadline));
         }
         return chain.map(last -> started.result("io").withDelay(delayMs, calls));
     }
 
+    /** The first failure fails the request and cancels the other calls' subscriptions, which aborts them. */
     public Uni<Result> fanout(Started started, int delayMs, int calls) {
-        List<Uni<Integer>> all = IntStream.range(0, calls).mapToObj(i -> delay.callAsync(delayMs)).toList();
+        limits.fitsDeadline("fanout", delayMs, calls);
+        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        List<Uni<Integer>> all = IntStream.range(0, calls).mapToObj(i -> delay.callAsync(delayMs, deadline)).toList();
         return Uni.join().all(all).andFailFast()
-                .ifNoItem().after(config.fanoutTimeout()).failWith(() -> DelayGateway.timedOut(null))
                 .map(replies -> started.result("fanout").withDelay(delayMs, calls));
     }
 
+    /** Reads one after another, each in its own session and connection, as in the blocking modes (docs/equal-work.md). */
     public Uni<Result> db(Started started, int queries) {
-        return Panache.withSession(() -> {
-            Uni<Long> checksum = Uni.createFrom().item(0L);
-            for (int i = 0; i < queries; i++) {
-                checksum = checksum.flatMap(sum -> repository.itemPrice(randomItemId()).map(price -> sum + price));
-            }
-            return checksum;
-        }).map(checksum -> started.result("db").withQueries(queries, checksum));
+        Uni<Long> checksum = Uni.createFrom().item(0L);
+        for (int i = 0; i < queries; i++) {
+            checksum = checksum.flatMap(sum -> repository.itemPrice(randomItemId()).map(price -> sum + price));
+        }
+        return checksum.map(sum -> started.result("db").withQueries(queries, sum));
     }
 
     public Uni<Result> slowQuery(Started started, int delayMs) {
+        limits.fitsSocketTimeout(delayMs);
         return repository.sleep(delayMs).map(ignored -> started.result("slow-query").withDelay(delayMs, null));
     }
 
     public Uni<Result> checkout(Started started, int delayMs, OrderRequest request) {
-        return delay.callAsync(delayMs)
-                .flatMap(payment -> delay.callAsync(delayMs))
+        limits.fitsDeadline("orders", 2L * delayMs, 1);
+        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        return delay.callAsync(delayMs, deadline)
+                .flatMap(payment -> delay.callAsync(delayMs, deadline))
                 .flatMap(stock -> repository.save(PurchaseOrder.from(request, started.mode())))
                 .map(order -> started.result("checkout").withDelay(delayMs, 2).withOrder(order.view()));
     }

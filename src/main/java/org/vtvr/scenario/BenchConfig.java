@@ -66,7 +66,39 @@ public interface BenchConfig {
     @WithDefault("3s")
     Duration dbAcquireTimeout();
 
-    /** Upper bound on one fanout request waiting for its calls; past it the request answers 504. */
-    @WithDefault("30s")
-    Duration fanoutTimeout();
+    /**
+     * Overall deadline of one request's delay-service work (io, fanout, orders, pinning): every call gives up, and is
+     * aborted at the delay service, when it passes, and the request answers 504. Parameters whose planned delay
+     * (calls x delay for io, 2 x delay for orders, delay for fanout, pinning and slow-query) cannot fit it are
+     * refused up front with 400.
+     */
+    @WithDefault("20s")
+    Duration requestDeadline();
+
+    /**
+     * Largest accepted {@code calls} for fanout: one request may hold at most this many of the REST client's
+     * connections ({@code quarkus.rest-client.delay.connection-pool-size}, 1024) and fan-out threads at once.
+     */
+    @WithDefault("100")
+    int maxFanoutCalls();
+
+    /**
+     * Threads of the worker mode's own fan-out pool, which runs fanout's calls so they never queue on the request
+     * pool ({@code quarkus.thread-pool.max-threads}). The virtual mode starts one virtual thread per call instead.
+     */
+    @WithDefault("200")
+    int fanoutPoolSize();
+
+    /** Calls that may wait for a fan-out thread; a fanout whose calls do not all fit is refused at once with 503. */
+    @WithDefault("1000")
+    int fanoutQueueSize();
+
+    /**
+     * Socket timeout of a database connection in ms, JDBC ({@code socketTimeout}) and reactive (read-idle timeout)
+     * alike: a database that stops answering (stalled process, network black hole) fails the statement with 503
+     * after this long; slow-query refuses (400) a {@code delay} above this minus one second, which it could not finish.
+     * The JDBC side was seen to wait up to twice this long in a stall (docs/equal-work.md), hence 6 s for a 15 s bound.
+     */
+    @WithDefault("6000")
+    int dbSocketTimeoutMs();
 }

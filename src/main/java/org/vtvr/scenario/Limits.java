@@ -25,6 +25,31 @@ public class Limits {
         return parse("calls", raw, 1, config.maxCalls());
     }
 
+    /**
+     * Refuses (400) a request whose planned delay cannot fit {@code bench.request-deadline}, so it never books
+     * connections and threads for work it could not finish; fanout also may not take more than its share of them.
+     */
+    public void fitsDeadline(String scenario, long plannedMs, int concurrentCalls) {
+        long deadlineMs = config.requestDeadline().toMillis();
+        if (plannedMs > deadlineMs) {
+            throw new BadInputException(scenario + " would wait " + plannedMs + " ms for the delay service, more than"
+                    + " the request deadline of " + deadlineMs + " ms (bench.request-deadline)");
+        }
+        if (concurrentCalls > config.maxFanoutCalls()) {
+            throw new BadInputException("fanout calls must be at most " + config.maxFanoutCalls()
+                    + " (bench.max-fanout-calls), got " + concurrentCalls);
+        }
+    }
+
+    /** slow-query's sleep must end well within the database socket timeout, or a healthy database would look stalled. */
+    public void fitsSocketTimeout(int delayMs) {
+        int most = config.dbSocketTimeoutMs() - 1000;
+        if (delayMs > most) {
+            throw new BadInputException("slow-query delay must be at most " + most + " ms (bench.db-socket-timeout-ms"
+                    + " minus 1 s), got " + delayMs);
+        }
+    }
+
     public int queries(String raw) {
         return parse("queries", raw, 1, config.maxQueries());
     }

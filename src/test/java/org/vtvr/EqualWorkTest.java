@@ -1,0 +1,146 @@
+package org.vtvr;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.vtvr.scenario.Mode;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+/**
+ * Every mode does the same work per request, counted where it lands: the statements MariaDB saw (its global
+ * {@code Questions} and {@code Com_*} counters, read over a connection of the test's own) and the calls the delay
+ * service served. A mode that sends one more statement, a different one, or one more delay call fails the test.
+ */
+@QuarkusTest
+@QuarkusTestResource(EmbeddedDatabase.class)
+class EqualWorkTest {
+
+    /** Requests per mode and scenario; large enough that a per-request difference cannot hide. */
+    static final int N = 10;
+
+    static Connection observer;
+
+    @BeforeAll
+    static void connect() throws SQLException {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        var config = ConfigProvider.getConfig();
+        observer = DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
+                config.getValue("quarkus.datasource.username", String.class),
+                config.getValue("quarkus.datasource.password", String.class));
+    }
+
+    @AfterAll
+    static void disconnect() throws SQLException {
+        observer.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"db?queries=1", "db?queries=5", "slow-query?delay=10", "orders", "orders/{id}"})
+    void everyModeSendsTheSameStatements(String scenario) throws SQLException {
+        long order = checkout(Mode.VIRTUAL);
+        Map<Mode, Map<String, Long>> seen = new EnumMap<>(Mode.class);
+        for (Mode mode : Mode.values()) {
+            Consumer<Mode> request = switch (scenario) {
+                case "orders" -> m -> checkout(m);
+                case "orders/{id}" -> m -> given().when().get("/{mode}/orders/{id}", m.path(), order).then().statusCode(200);
+                default -> m -> given().when().get("/" + m.path() + "/" + scenario).then().statusCode(200);
+            };
+            for (int i = 0; i < 3; i++) {
+                request.accept(mode); // warm-up: pooled connections open, statement caches filled
+            }
+            Map<String, Long> before = status();
+            for (int i = 0; i < N; i++) {
+                request.accept(mode);
+            }
+            seen.put(mode, minus(status(), before, idleRead()));
+        }
+        System.out.printf("%s: statements seen by MariaDB for %d requests: %s%n", scenario, N, seen);
+        assertThat("nothing counted for " + scenario, seen.get(Mode.REACTIVE).getOrDefault("Questions", 0L) >= N, equalTo(true));
+        for (Mode mode : Mode.values()) {
+            assertThat(scenario + ": " + mode + " vs reactive", seen.get(mode), equalTo(seen.get(Mode.REACTIVE)));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"io?delay=0&calls=3", "fanout?delay=0&calls=8", "orders", "pinning?delay=0"})
+    void everyModeMakesTheSameDelayCalls(String scenario) {
+        Map<Mode, Double> calls = new EnumMap<>(Mode.class);
+        for (Mode mode : Mode.values()) {
+            if (scenario.startsWith("pinning") && mode == Mode.REACTIVE) {
+                continue; // no monitors on the event loop, so no pinning scenario there
+            }
+            double before = Metrics.delayCalls();
+            for (int i = 0; i < N; i++) {
+                if (scenario.equals("orders")) {
+                    checkout(mode);
+                } else {
+                    given().when().get("/" + mode.path() + "/" + scenario).then().statusCode(200);
+                }
+            }
+            calls.put(mode, Metrics.delayCalls() - before);
+        }
+        double expected = N * switch (scenario.substring(0, 2)) {
+            case "io" -> 3;
+            case "fa" -> 8;
+            case "or" -> 2;
+            default -> 1;
+        };
+        calls.forEach((mode, count) -> assertThat(scenario + " in " + mode, count, equalTo(expected)));
+    }
+
+    private static long checkout(Mode mode) {
+        return given().contentType(ContentType.JSON).queryParam("delay", 0)
+                .body("{\"customer\":\"ada\",\"sku\":\"SKU-1\",\"quantity\":1}")
+                .when().post("/{mode}/orders", mode.path())
+                .then().statusCode(201).extract().jsonPath().getLong("orderId");
+    }
+
+    /** What one status read adds by itself (it is a statement too). */
+    private static Map<String, Long> idleRead() throws SQLException {
+        Map<String, Long> first = status();
+        return minus(status(), first, Map.of());
+    }
+
+    private static Map<String, Long> status() throws SQLException {
+        Map<String, Long> counters = new TreeMap<>();
+        try (Statement statement = observer.createStatement();
+                ResultSet rows = statement.executeQuery("SHOW GLOBAL STATUS WHERE Variable_name = 'Questions'"
+                        + " OR Variable_name LIKE 'Com\\_%' OR Variable_name = 'Connections'")) {
+            while (rows.next()) {
+                counters.put(rows.getString(1), rows.getLong(2));
+            }
+        }
+        return counters;
+    }
+
+    /** after - before - overhead, leaving out the counters that did not move. */
+    private static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before, Map<String, Long> overhead) {
+        Map<String, Long> delta = new TreeMap<>();
+        after.forEach((name, value) -> {
+            long d = value - before.getOrDefault(name, 0L) - overhead.getOrDefault(name, 0L);
+            if (d != 0) {
+                delta.put(name, d);
+            }
+        });
+        return delta;
+    }
+}

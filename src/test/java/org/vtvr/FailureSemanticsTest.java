@@ -1,0 +1,99 @@
+package org.vtvr;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.vtvr.scenario.Mode;
+
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.lessThan;
+
+/**
+ * The same failure semantics in every mode, read from the delay service's own in-flight count: at the deadline the
+ * request answers 504 and none of its calls is still running there one second later; the first failed call of a
+ * fan-out fails the request at once and cancels the others; plans that cannot fit the deadline get 400 up front.
+ */
+@QuarkusTest
+@QuarkusTestResource(EmbeddedDatabase.class)
+@TestProfile(FailureSemanticsTest.ShortDeadline.class)
+class FailureSemanticsTest {
+
+    static final long DEADLINE_MS = 2000;
+
+    /** A 2 s deadline, and every delay call goes through the slow, failing-on-demand front. */
+    public static class ShortDeadline implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("bench.request-deadline", DEADLINE_MS + "ms",
+                    "quarkus.rest-client.delay.url", "http://localhost:${quarkus.http.test-port}/test-delay");
+        }
+    }
+
+    @BeforeAll
+    static void logFailures() {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+    }
+
+    @BeforeEach
+    void nothingInFlight() {
+        SlowDelayFront.FAIL_NEXT.set(false);
+        assertThat(Metrics.delayInFlight(), equalTo(0.0));
+    }
+
+    /** Each call fits the plan (1 s) but takes 5 s: the deadline ends the request, and its calls with it. */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void ioAnswers504AtTheDeadlineAndAbortsItsCall(Mode mode) throws InterruptedException {
+        BadInputTest.isProblem(given().when().get("/" + mode.path() + "/io?delay=1000&calls=2").then(), 504)
+                .time(lessThan(DEADLINE_MS + 1500));
+        Thread.sleep(1000);
+        assertThat(mode + ": calls still at the delay service 1 s after the 504", Metrics.delayInFlight(), equalTo(0.0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void fanoutAnswers504AtTheDeadlineAndAbortsEveryCall(Mode mode) throws InterruptedException {
+        BadInputTest.isProblem(given().when().get("/" + mode.path() + "/fanout?delay=1000&calls=20").then(), 504)
+                .time(lessThan(DEADLINE_MS + 1500));
+        Thread.sleep(1000);
+        assertThat(mode + ": calls still at the delay service 1 s after the 504", Metrics.delayInFlight(), equalTo(0.0));
+    }
+
+    /** One call fails at once while 19 others would take 5 s: the request fails at once and the others are aborted. */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void firstFailedCallFailsTheFanoutAndCancelsTheOthers(Mode mode) throws InterruptedException {
+        SlowDelayFront.FAIL_NEXT.set(true);
+        BadInputTest.isProblem(given().when().get("/" + mode.path() + "/fanout?delay=1000&calls=20").then(), 502)
+                .time(lessThan(1500L));
+        Thread.sleep(1000);
+        assertThat(mode + ": calls still at the delay service 1 s after the 502", Metrics.delayInFlight(), equalTo(0.0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void plansThatCannotFitTheDeadlineAreRefusedUpFront(Mode mode) {
+        double before = Metrics.delayCalls();
+        for (String query : new String[] {"io?delay=1000&calls=3", "fanout?delay=2001&calls=1",
+                "fanout?delay=10&calls=101", "slow-query?delay=5001"}) {
+            BadInputTest.isProblem(given().when().get("/" + mode.path() + "/" + query).then(), 400)
+                    .body("detail", containsString("bench."))
+                    .time(lessThan(1000L));
+        }
+        BadInputTest.isProblem(given().contentType("application/json")
+                .body("{\"customer\":\"ada\",\"sku\":\"S\",\"quantity\":1}")
+                .when().post("/" + mode.path() + "/orders?delay=1001").then(), 400);
+        assertThat("a refused request made delay calls", Metrics.delayCalls(), equalTo(before));
+    }
+}
