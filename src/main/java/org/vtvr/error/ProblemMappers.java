@@ -104,14 +104,11 @@ public class ProblemMappers {
         if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
             return sql.getSQLState().startsWith("08") || String.valueOf(sql.getMessage()).contains("acquisition timeout");
         }
-        // the Vert.x pool's wait limit (ReactivePoolCreator) fails with a bare NoStackTraceThrowable("Timeout")
-        if (t instanceof io.vertx.core.impl.NoStackTraceThrowable && "Timeout".equals(t.getMessage())) {
-            return true;
-        }
         String name = t.getClass().getSimpleName();
-        // the reactive pool's wait for a connection ends in a bare NoStackTraceThrowable("Timeout")
-        return String.valueOf(t.getMessage()).startsWith("Timeout") || t instanceof java.net.ConnectException || name.contains("Connect") || name.contains("Closed")
-                || name.contains("Timeout") || String.valueOf(t.getMessage()).contains("acquisition timeout");
+        // the Vert.x pool's wait limit (ReactivePoolCreator) fails with a bare NoStackTraceThrowable("Timeout")
+        return String.valueOf(t.getMessage()).startsWith("Timeout") || t instanceof java.net.ConnectException
+                || name.contains("Connect") || name.contains("Closed") || name.contains("Timeout")
+                || String.valueOf(t.getMessage()).contains("acquisition timeout");
     }
 
     private static RestResponse<Problem> problem(int status, String type, String title, String detail, UriInfo uri) {
