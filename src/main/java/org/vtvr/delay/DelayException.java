@@ -7,7 +7,7 @@ public class DelayException extends RuntimeException {
 
     DelayException(int status, Throwable cause) {
         super(switch (status) {
-            case 503 -> "no thread left to complete the delay-service call (overload): ";
+            case 503 -> "the app is overloaded, no thread or connection left for the delay-service call: ";
             case 504 -> "delay service did not answer in time: ";
             default -> "delay service unavailable: ";
         } + describe(cause), cause, false, false);

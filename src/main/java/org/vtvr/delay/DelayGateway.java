@@ -2,20 +2,25 @@ package org.vtvr.delay;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.vtvr.scenario.BenchConfig;
 
+import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The one place the scenarios call the delay service through: the blocking and the {@code Uni} side of
- * {@link DelayClient}, timed as {@code delay_client_calls_seconds{client, outcome}} and with every failure turned
- * into a {@link DelayException} (502, 503 or 504).
+ * The one place the scenarios call the delay service through: the blocking client chosen by
+ * {@code bench.blocking-client} and the {@code Uni} side of {@link DelayClient}, timed as
+ * {@code delay_client_calls_seconds{client, api, outcome}} and with every failure turned into a
+ * {@link DelayException} (502, 503 or 504).
  * <p>
  * Quarkus' own REST-client metrics are off (application.properties): their response filter runs on the worker pool,
  * so under overload every mode's delay calls queued behind the worker backlog and hung.
@@ -23,32 +28,56 @@ import java.util.concurrent.TimeoutException;
 @ApplicationScoped
 public class DelayGateway {
 
+    /** The {@code client} tag of the reactive mode's calls, which always go through the REST client. */
+    private static final String REST_CLIENT = BenchConfig.BlockingClient.REST_CLIENT.tag();
+
     @Inject
     @RestClient
     DelayClient client;
 
+    // both are lazy client proxies: only the chosen one ever builds its connection pool
+    @Inject
+    RestBlockingDelayClient restBlocking;
+
+    @Inject
+    SocketDelayClient socketBlocking;
+
+    @Inject
+    BenchConfig config;
+
     @Inject
     MeterRegistry registry;
+
+    private BlockingDelayClient blocking;
+    private String blockingTag;
 
     /** The success timers, built once: every delay call ends in one, so no meter lookup on the hot path. */
     private Timer blockingSuccess;
     private Timer uniSuccess;
 
     @PostConstruct
-    void timers() {
-        blockingSuccess = timer("blocking", "success");
-        uniSuccess = timer("uni", "success");
+    void init() {
+        BenchConfig.BlockingClient chosen = config.blockingClient();
+        blocking = chosen == BenchConfig.BlockingClient.SOCKET ? socketBlocking : restBlocking;
+        blockingTag = chosen.tag();
+        blockingSuccess = timer(blockingTag, "blocking", "success");
+        uniSuccess = timer(REST_CLIENT, "uni", "success");
+        Log.infof("virtual and worker modes call the delay service with the %s client (bench.blocking-client)", blockingTag);
     }
 
+    /**
+     * One blocking call on the calling thread. An interrupt ends it early (the socket client closes its connection,
+     * the REST client stops waiting) with a 504 and the thread's interrupt flag set.
+     */
     public int call(int ms) {
         Timer.Sample sample = Timer.start(registry);
         try {
-            int delay = client.call(ms).delay();
-            record(sample, "blocking", null);
+            int delay = blocking.call(ms);
+            sample.stop(blockingSuccess);
             return delay;
-        } catch (RuntimeException e) {
-            DelayException failure = classify(e);
-            record(sample, "blocking", failure);
+        } catch (IOException | RuntimeException e) {
+            DelayException failure = interrupted(e) ? timedOut(e) : classify(e);
+            sample.stop(timer(blockingTag, "blocking", String.valueOf(failure.status())));
             throw failure;
         }
     }
@@ -59,20 +88,28 @@ public class DelayGateway {
             return client.callAsync(ms)
                     .map(DelayResource.Reply::delay)
                     .onFailure().transform(DelayGateway::classify)
-                    .onItemOrFailure().invoke((item, failure) -> record(sample, "uni", (DelayException) failure));
+                    .onItemOrFailure().invoke((item, failure) -> sample.stop(failure == null ? uniSuccess
+                            : timer(REST_CLIENT, "uni", String.valueOf(((DelayException) failure).status()))));
         });
     }
 
-    private void record(Timer.Sample sample, String api, DelayException failure) {
-        if (failure == null) {
-            sample.stop("blocking".equals(api) ? blockingSuccess : uniSuccess);
-        } else {
-            sample.stop(timer(api, String.valueOf(failure.status())));
-        }
+    private Timer timer(String client, String api, String outcome) {
+        return registry.timer("delay.client.calls", "client", client, "api", api, "outcome", outcome);
     }
 
-    private Timer timer(String api, String outcome) {
-        return registry.timer("delay.client.calls", "client", api, "outcome", outcome);
+    /**
+     * Whether the calling thread was interrupted during the call; if so its flag is set again (the REST client's
+     * wait clears it), so a caller that cancels its calls can tell.
+     */
+    private static boolean interrupted(Throwable failure) {
+        boolean interrupted = Thread.currentThread().isInterrupted();
+        for (Throwable t = failure; t != null && !interrupted; t = t.getCause() == t ? null : t.getCause()) {
+            interrupted = t instanceof InterruptedException;
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return interrupted;
     }
 
     /** A wait on the delay service that gave up: 504. */
@@ -85,8 +122,9 @@ public class DelayGateway {
             return known;
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            // the blocking client finishes its call on the worker pool; a full pool queue rejects that step
-            if (t instanceof RejectedExecutionException) {
+            // the REST client finishes a blocking call on the worker pool, whose full queue rejects that step; the
+            // socket client found no free pooled connection in time
+            if (t instanceof RejectedExecutionException || t instanceof ConnectionRequestTimeoutException) {
                 return new DelayException(503, failure);
             }
             if (t instanceof TimeoutException || t instanceof SocketTimeoutException
