@@ -2,7 +2,9 @@ package org.vtvr;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.vtvr.scenario.BenchConfig;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
@@ -14,16 +16,22 @@ import static org.hamcrest.Matchers.hasItems;
 @QuarkusTestResource(EmbeddedDatabase.class)
 class ObservabilityTest {
 
+    @Inject
+    BenchConfig config;
+
     @Test
     void metricsTellModesAndScenariosApartAndShowEveryCost() {
-        for (String path : new String[] {"/virtual/io?delay=1", "/worker/db", "/reactive/db", "/virtual/pinning?delay=1"}) {
+        for (String path : new String[] {"/virtual/io?delay=1", "/reactive/io?delay=1", "/worker/db", "/reactive/db",
+                "/virtual/pinning?delay=1"}) {
             given().when().get(path).then().statusCode(200);
         }
         given().when().get("/q/metrics").then().statusCode(200)
                 .body(containsString("http_server_requests_seconds_count{method=\"GET\",outcome=\"SUCCESS\",status=\"200\",uri=\"/virtual/io\""))
                 .body(containsString("uri=\"/reactive/db\""))
                 .body(containsString("uri=\"/worker/db\""))
-                .body(containsString("delay_client_calls_seconds_count{client=\"blocking\",outcome=\"success\"}"))
+                .body(containsString("delay_client_calls_seconds_count{api=\"blocking\",client=\""
+                        + config.blockingClient().tag() + "\",outcome=\"success\"}"))
+                .body(containsString("delay_client_calls_seconds_count{api=\"uni\",client=\"rest-client\",outcome=\"success\"}"))
                 .body(containsString("jvm_threads_live_threads"))
                 .body(containsString("jvm_memory_used_bytes{area=\"heap\""))
                 .body(containsString("jvm_threads_virtual_pinned_seconds_count"))

@@ -8,7 +8,7 @@ public class DelayException extends RuntimeException {
     DelayException(int status, Throwable cause) {
         // the detail names no host, port or exception class: the client sees what happened, the log sees the cause
         super(switch (status) {
-            case 503 -> "no thread left to complete the delay-service call (overload)";
+            case 503 -> "the app is overloaded: no thread or connection left for the delay-service call";
             case 504 -> "the delay service did not answer in time";
             default -> "delay service unavailable: it refused or dropped the connection";
         }, cause, false, false);

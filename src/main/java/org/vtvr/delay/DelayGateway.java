@@ -2,24 +2,27 @@ package org.vtvr.delay;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.vtvr.scenario.BenchConfig;
 
 import org.vtvr.scenario.Deadline;
 
+import java.io.IOException;
 import java.net.SocketTimeoutException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The one place the scenarios call the delay service through: the blocking and the {@code Uni} side of
- * {@link DelayClient}, timed as {@code delay_client_calls_seconds{client, outcome}} and with every failure turned
- * into a {@link DelayException} (502, 503 or 504).
+ * The one place the scenarios call the delay service through: the blocking client chosen by
+ * {@code bench.blocking-client} and the {@code Uni} side of {@link DelayClient}, timed as
+ * {@code delay_client_calls_seconds{client, api, outcome}} and with every failure turned into a
+ * {@link DelayException} (502, 503 or 504).
  * <p>
  * Quarkus' own REST-client metrics are off (application.properties): their response filter runs on the worker pool,
  * so under overload every mode's delay calls queued behind the worker backlog and hung.
@@ -27,73 +30,75 @@ import java.util.concurrent.TimeoutException;
 @ApplicationScoped
 public class DelayGateway {
 
+    /** The {@code client} tag of the reactive mode's calls, which always go through the REST client. */
+    private static final String REST_CLIENT = BenchConfig.BlockingClient.REST_CLIENT.tag();
+
     @Inject
     @RestClient
     DelayClient client;
 
+    // both are lazy client proxies: only the chosen one ever builds its connection pool
+    @Inject
+    RestBlockingDelayClient restBlocking;
+
+    @Inject
+    SocketDelayClient socketBlocking;
+
+    @Inject
+    BenchConfig config;
+
     @Inject
     MeterRegistry registry;
+
+    private BlockingDelayClient blocking;
+    private String blockingTag;
 
     /** The success timers, built once: every delay call ends in one, so no meter lookup on the hot path. */
     private Timer blockingSuccess;
     private Timer uniSuccess;
 
     @PostConstruct
-    void timers() {
-        blockingSuccess = timer("blocking", "success");
-        uniSuccess = timer("uni", "success");
-    }
-
-    public int call(int ms) {
-        Timer.Sample sample = Timer.start(registry);
-        try {
-            int delay = client.call(ms).delay();
-            record(sample, "blocking", null);
-            return delay;
-        } catch (RuntimeException e) {
-            DelayException failure = classify(e);
-            record(sample, "blocking", failure);
-            throw failure;
-        }
+    void init() {
+        BenchConfig.BlockingClient chosen = config.blockingClient();
+        blocking = chosen == BenchConfig.BlockingClient.SOCKET ? socketBlocking : restBlocking;
+        blockingTag = chosen.tag();
+        blockingSuccess = timer(blockingTag, "blocking", "success");
+        uniSuccess = timer(REST_CLIENT, "uni", "success");
+        Log.infof("virtual and worker modes call the delay service with the %s client (bench.blocking-client)", blockingTag);
     }
 
     /**
-     * The blocking call bounded by the request's deadline: past it, or when the calling thread is interrupted (a
-     * sibling fan-out call failed), the HTTP request is aborted, not left running at the delay service, and the
-     * caller gets a {@link DelayException} (504 at the deadline).
-     * <p>
-     * An interrupt of a thread parked in Mutiny's {@code await()} does not cancel the subscription (the delay
-     * service kept counting the calls in flight until the deadline, FailureSemanticsTest), so this waits on the
-     * client's {@code Uni} as a future and cancels it itself; the REST client resets the HTTP request on
-     * cancellation. Quarkus' blocking client method waits on the same call internally: it runs on the event loop
-     * either way.
+     * One blocking call on the calling thread, bounded by the request's deadline: past it, or when the calling thread
+     * is interrupted (a sibling fan-out call failed), the HTTP request is aborted, not left running at the delay
+     * service (FailureSemanticsTest counts the calls still in flight there), and the caller gets a
+     * {@link DelayException}: 504, with the thread's interrupt flag set again if it was interrupted.
      */
     public int call(int ms, Deadline deadline) {
         if (deadline.passed()) {
             throw timedOut(null);
         }
-        CompletableFuture<Integer> reply = timed("blocking", ms, deadline).subscribeAsCompletionStage();
+        Timer.Sample sample = Timer.start(registry);
         try {
-            return reply.get();
-        } catch (ExecutionException e) {
-            throw classify(e.getCause());
-        } catch (InterruptedException e) {
-            reply.cancel(true);
-            Thread.currentThread().interrupt();
-            throw timedOut(e);
+            int delay = blocking.call(ms, deadline.remaining());
+            sample.stop(blockingSuccess);
+            return delay;
+        } catch (IOException | RuntimeException e) {
+            DelayException failure = interrupted(e) ? timedOut(e) : classify(e);
+            sample.stop(timer(blockingTag, "blocking", String.valueOf(failure.status())));
+            throw failure;
         }
     }
 
     public Uni<Integer> callAsync(int ms) {
-        return timed("uni", ms, null);
+        return timed(ms, null);
     }
 
     /** The {@code Uni} call bounded by the request's deadline; past it the subscription is cancelled (HTTP reset). */
     public Uni<Integer> callAsync(int ms, Deadline deadline) {
-        return timed("uni", ms, deadline);
+        return timed(ms, deadline);
     }
 
-    private Uni<Integer> timed(String api, int ms, Deadline deadline) {
+    private Uni<Integer> timed(int ms, Deadline deadline) {
         return Uni.createFrom().deferred(() -> {
             Timer.Sample sample = Timer.start(registry);
             Uni<DelayResource.Reply> reply = client.callAsync(ms);
@@ -103,20 +108,28 @@ public class DelayGateway {
             return reply
                     .map(DelayResource.Reply::delay)
                     .onFailure().transform(DelayGateway::classify)
-                    .onItemOrFailure().invoke((item, failure) -> record(sample, api, (DelayException) failure));
+                    .onItemOrFailure().invoke((item, failure) -> sample.stop(failure == null ? uniSuccess
+                            : timer(REST_CLIENT, "uni", String.valueOf(((DelayException) failure).status()))));
         });
     }
 
-    private void record(Timer.Sample sample, String api, DelayException failure) {
-        if (failure == null) {
-            sample.stop("blocking".equals(api) ? blockingSuccess : uniSuccess);
-        } else {
-            sample.stop(timer(api, String.valueOf(failure.status())));
-        }
+    private Timer timer(String client, String api, String outcome) {
+        return registry.timer("delay.client.calls", "client", client, "api", api, "outcome", outcome);
     }
 
-    private Timer timer(String api, String outcome) {
-        return registry.timer("delay.client.calls", "client", api, "outcome", outcome);
+    /**
+     * Whether the calling thread was interrupted during the call; if so its flag is set again (the REST client's
+     * wait clears it), so a caller that cancels its calls can tell.
+     */
+    private static boolean interrupted(Throwable failure) {
+        boolean interrupted = Thread.currentThread().isInterrupted();
+        for (Throwable t = failure; t != null && !interrupted; t = t.getCause() == t ? null : t.getCause()) {
+            interrupted = t instanceof InterruptedException;
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return interrupted;
     }
 
     /** More concurrent calls than the fan-out pool can queue: 503. */
@@ -134,8 +147,9 @@ public class DelayGateway {
             return known;
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            // the blocking client finishes its call on the worker pool; a full pool queue rejects that step
-            if (t instanceof RejectedExecutionException) {
+            // the REST client finishes a blocking call on the worker pool, whose full queue rejects that step; the
+            // socket client found no free pooled connection in time
+            if (t instanceof RejectedExecutionException || t instanceof ConnectionRequestTimeoutException) {
                 return new DelayException(503, failure);
             }
             if (t instanceof TimeoutException || t instanceof SocketTimeoutException

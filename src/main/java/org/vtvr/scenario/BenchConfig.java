@@ -101,4 +101,23 @@ public interface BenchConfig {
      */
     @WithDefault("6000")
     int dbSocketTimeoutMs();
+
+    /**
+     * The client the virtual and worker modes call the delay service with: {@code rest-client}, the Quarkus REST
+     * client's blocking method (Vert.x does the I/O on an event loop while the caller waits), or {@code socket},
+     * Apache HttpClient 5 classic (the caller blocks on the connection's own socket). Both read
+     * {@code quarkus.rest-client.delay.*}; the reactive mode always uses the REST client's {@code Uni} method.
+     */
+    @WithDefault("rest-client")
+    BlockingClient blockingClient();
+
+    /** The values of {@code bench.blocking-client}. */
+    enum BlockingClient {
+        REST_CLIENT, SOCKET;
+
+        /** The name as configured and as the {@code client} tag of {@code delay_client_calls_seconds}. */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+    }
 }

@@ -1,0 +1,44 @@
+package org.vtvr.delay;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The Quarkus REST client for a blocking caller: Vert.x does the I/O on an event loop while the caller waits.
+ * <p>
+ * It waits on the client's {@code Uni} as a future instead of calling the interface's blocking method: an interrupt
+ * of a thread parked in that method (Mutiny's {@code await()}) does not cancel the HTTP request, which stayed in
+ * flight at the delay service until its own timeout (FailureSemanticsTest); cancelling the future resets it. The
+ * blocking method waits on the same event-loop call internally, so the work per call is the same.
+ */
+@ApplicationScoped
+class RestBlockingDelayClient implements BlockingDelayClient {
+
+    @Inject
+    @RestClient
+    DelayClient client;
+
+    @Override
+    public int call(int ms, Duration timeout) throws InterruptedIOException {
+        CompletableFuture<DelayResource.Reply> reply = client.callAsync(ms)
+                .ifNoItem().after(timeout).failWith(TimeoutException::new)
+                .subscribeAsCompletionStage();
+        try {
+            return reply.get().delay();
+        } catch (ExecutionException e) {
+            throw new CompletionException(e.getCause());
+        } catch (InterruptedException e) {
+            reply.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for the delay service");
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package org.vtvr.delay;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.restclient.config.RestClientsConfig;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.HttpResponseException;
+import org.apache.hc.client5.http.SchemePortResolver;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.DefaultHttpClientConnectionOperator;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.io.HttpClientConnectionOperator;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.HttpHeaders;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.HttpRequest;
+import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.HttpStatus;
+import org.apache.hc.core5.http.URIScheme;
+import org.apache.hc.core5.http.config.RegistryBuilder;
+import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.OptionalInt;
+
+/**
+ * The delay service over Apache HttpClient 5 classic: the calling thread writes the request and blocks reading the
+ * reply on a pooled connection's own socket, with no event loop in between ({@code bench.blocking-client=socket}).
+ * <p>
+ * It reads the REST client's settings ({@code quarkus.rest-client.delay.url}, {@code connect-timeout},
+ * {@code read-timeout}, {@code connection-pool-size}), so both clients call the same service with the same limits.
+ */
+@ApplicationScoped
+class SocketDelayClient implements BlockingDelayClient {
+
+    @Inject
+    RestClientsConfig restClients;
+
+    @Inject
+    ObjectMapper mapper;
+
+    private CloseableHttpClient http;
+    private HttpHost host;
+    private String path;
+    private Timeout read;
+
+    @PostConstruct
+    void open() {
+        RestClientsConfig.RestClientConfig delay = restClients.getClient(DelayClient.class);
+        URI url = URI.create(delay.url().or(delay::uri).orElseThrow(
+                () -> new IllegalStateException("quarkus.rest-client.delay.url is not set")));
+        host = HttpHost.create(url);
+        path = url.getRawPath() == null ? "/delay/" : url.getRawPath().replaceAll("/+$", "") + "/delay/";
+        Timeout connect = Timeout.ofMilliseconds(delay.connectTimeout().orElse(restClients.connectTimeout()));
+        read = Timeout.ofMilliseconds(delay.readTimeout().orElse(restClients.readTimeout()));
+        int poolSize = poolSize(delay.connectionPoolSize(), restClients.connectionPoolSize());
+
+        http = HttpClients.custom()
+                .setConnectionManager(new InterruptibleSockets()
+                        .setMaxConnTotal(poolSize)
+                        .setMaxConnPerRoute(poolSize)
+                        .setDefaultConnectionConfig(ConnectionConfig.custom()
+                                .setConnectTimeout(connect)
+                                .setSocketTimeout(read)
+                                .build())
+                        .build())
+                // a call waits for a free pooled connection no longer than for an answer; past that: 503
+                .setDefaultRequestConfig(RequestConfig.custom().setConnectionRequestTimeout(read).build())
+                .setRetryStrategy(new RetryOnlyStaleConnections())
+                // what the REST client does not do either: no redirects, cookies, compression, auth or user agent;
+                // this also keeps the exec chain short and reads no version resource (native image)
+                .disableRedirectHandling()
+                .disableCookieManagement()
+                .disableContentCompression()
+                .disableAuthCaching()
+                .disableConnectionState()
+                .disableDefaultUserAgent()
+                .build();
+    }
+
+    @PreDestroy
+    void close() {
+        http.close(CloseMode.IMMEDIATE);
+    }
+
+    @Override
+    public int call(int ms, Duration timeout) throws IOException {
+        HttpGet get = new HttpGet(path + ms);
+        get.setHeader(HttpHeaders.ACCEPT, "application/json");
+        // the request's deadline shortens the waits for a pooled connection and for the answer, never lengthens them
+        if (timeout.toMillis() < read.toMilliseconds()) {
+            Timeout left = Timeout.ofMilliseconds(Math.max(1, timeout.toMillis()));
+            get.setConfig(RequestConfig.custom().setConnectionRequestTimeout(left).setResponseTimeout(left).build());
+        }
+        return http.execute(host, get, response -> {
+            if (response.getCode() != HttpStatus.SC_OK) {
+                throw new HttpResponseException(response.getCode(), response.getReasonPhrase());
+            }
+            return mapper.readValue(response.getEntity().getContent(), DelayResource.Reply.class).delay();
+        });
+    }
+
+    private static int poolSize(OptionalInt client, OptionalInt all) {
+        if (client.isPresent()) {
+            return client.getAsInt();
+        }
+        return all.orElseThrow(() -> new IllegalStateException("quarkus.rest-client.delay.connection-pool-size is not set"));
+    }
+
+    /**
+     * Pooled connections over socket channels: an interrupt closes a channel's socket, so a call blocked in a read
+     * ends at once on a platform thread too (a plain {@code Socket} only does that for a virtual thread).
+     */
+    private static final class InterruptibleSockets extends PoolingHttpClientConnectionManagerBuilder {
+
+        @Override
+        protected HttpClientConnectionOperator createConnectionOperator(SchemePortResolver ports, DnsResolver dns,
+                TlsSocketStrategy tls) {
+            return new DefaultHttpClientConnectionOperator(proxy -> SocketChannel.open().socket(), ports, dns,
+                    RegistryBuilder.<TlsSocketStrategy>create().register(URIScheme.HTTPS.id, tls).build());
+        }
+    }
+
+    /**
+     * The library's default (one retry of an idempotent request on an I/O error, e.g. a kept-alive connection the
+     * server had closed) minus what the REST client does not do: retrying after an HTTP status, or after an interrupt.
+     */
+    private static final class RetryOnlyStaleConnections extends DefaultHttpRequestRetryStrategy {
+
+        RetryOnlyStaleConnections() {
+            super(1, TimeValue.ZERO_MILLISECONDS);
+        }
+
+        @Override
+        public boolean retryRequest(HttpRequest request, IOException exception, int execCount, HttpContext context) {
+            return !Thread.currentThread().isInterrupted() && super.retryRequest(request, exception, execCount, context);
+        }
+
+        @Override
+        public boolean retryRequest(HttpResponse response, int execCount, HttpContext context) {
+            return false;
+        }
+    }
+}

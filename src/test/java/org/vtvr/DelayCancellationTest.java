@@ -1,0 +1,59 @@
+package org.vtvr;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.vtvr.delay.DelayException;
+import org.vtvr.delay.DelayGateway;
+import org.vtvr.scenario.Deadline;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.instanceOf;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
+
+/**
+ * A blocking delay call ends as soon as its thread is interrupted (how fanout cancels the calls it no longer needs),
+ * on a virtual and on a platform thread, with a 504 and the interrupt flag still set.
+ */
+@QuarkusTest
+@QuarkusTestResource(EmbeddedDatabase.class)
+class DelayCancellationTest {
+
+    @Inject
+    DelayGateway gateway;
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void anInterruptEndsTheCallAtOnce(boolean virtual) throws Exception {
+        CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        CompletableFuture<Boolean> stillInterrupted = new CompletableFuture<>();
+        Thread caller = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
+            try {
+                gateway.call(5_000, new Deadline(System.nanoTime() + Duration.ofSeconds(20).toNanos()));
+                failure.complete(null);
+            } catch (Throwable t) {
+                failure.complete(t);
+            }
+            stillInterrupted.complete(Thread.currentThread().isInterrupted());
+        });
+        // long enough for the call to be connected and blocked waiting for the reply
+        Thread.sleep(500);
+        long interruptedAt = System.nanoTime();
+        caller.interrupt();
+        assertThat(caller.join(Duration.ofSeconds(4)), is(true));
+        assertThat("ms from the interrupt to the end of the call",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - interruptedAt), lessThan(1_000L));
+        Throwable thrown = failure.get();
+        assertThat(thrown, instanceOf(DelayException.class));
+        assertThat(thrown.getMessage(), ((DelayException) thrown).status(), equalTo(504));
+        assertThat(stillInterrupted.get(), is(true));
+    }
+}
