@@ -45,12 +45,47 @@ EXTRA_COLORS = ["#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#d62728"]
 MODE_ORDER = ["virtual", "virtual+socket", "worker", "worker+socket", "reactive"]
 AA_SUFFIX = "-aa"   # the A/A row: the same mode measured a second time in the same run, from a fresh app
 SCENARIO_ORDER = ["io", "fanout", "db", "slow-query", "checkout", "cpu", "pinning", "pinning-reentrant"]
+# The settings that make the comparison fair or bound it, printed in every report: (key, what it is)
+SETTINGS = [
+    ("quarkus.thread-pool.max-threads", "worker threads"), ("quarkus.thread-pool.queue-size", "worker queue"),
+    ("bench.fanout-pool-size", "worker fan-out threads"), ("bench.fanout-queue-size", "worker fan-out queue"),
+    ("quarkus.datasource.jdbc.max-size", "JDBC pool"), ("quarkus.datasource.reactive.max-size", "reactive pool"),
+    ("bench.db-acquire-timeout", "DB pool wait"), ("bench.db-socket-timeout-ms", "DB socket timeout ms"),
+    ("quarkus.rest-client.delay.connection-pool-size", "delay client connections"),
+    ("bench.blocking-client", "blocking delay client"), ("bench.request-deadline", "request deadline"),
+    ("bench.max-in-flight", "requests in progress per mode"), ("bench.max-n-event-loop", "reactive cpu n ceiling"),
+]
+
+
+def app_settings(java_opts=""):
+    """SETTINGS as this build configures them: application.properties, else BenchConfig's @WithDefault, with
+    -Dkey=value in the app's JVM options winning (what the app of this run was started with)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    props = read_text(os.path.join(root, "src", "main", "resources", "application.properties"))
+    config = read_text(os.path.join(root, "src", "main", "java", "org", "vtvr", "scenario", "BenchConfig.java"))
+    out = {}
+    for key, _ in SETTINGS:
+        m = re.search(r"^-?D?" + re.escape(key) + r"=(\S+)", " ".join((java_opts or "").split()).replace(" -D", "\n"), re.M)
+        if not m:
+            m = re.search(r"^" + re.escape(key) + r"\s*=\s*(.+)$", props, re.M)
+        if not m and key.startswith("bench."):
+            method = re.sub(r"-(\w)", lambda g: g.group(1).upper(), key[len("bench."):])
+            m = re.search(r'@WithDefault\("([^"]*)"\)\s*\n\s*\S+\s+' + method + r"\(\)", config)
+        value = m.group(1).strip() if m else "?"
+        out[key] = re.sub(r"^\$\{[^:}]+:([^}]*)\}$", r"\1", value)   # ${bench.x:3s} -> 3s
+    return out
+
+
+def settings_text(meta):
+    """The run's settings as one line: 'worker threads 200, worker queue 400, ...'."""
+    values = meta.get("settings") or app_settings(meta.get("java_opts", ""))
+    return ", ".join(f"{label} {values.get(key, '?')}" for key, label in SETTINGS)
+
+
 def _worker_pool(default=200):
-    """quarkus.thread-pool.max-threads from application.properties: the worker-mode ceiling's numerator."""
-    props = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                         "src", "main", "resources", "application.properties")
-    m = re.search(r"^quarkus\.thread-pool\.max-threads\s*=\s*(\d+)", read_text(props), re.M)
-    return int(m.group(1)) if m else default
+    """quarkus.thread-pool.max-threads: the worker-mode ceiling's numerator."""
+    v = app_settings().get("quarkus.thread-pool.max-threads", "")
+    return int(v) if v.isdigit() else default
 RATE_TOLERANCE = 0.95
 
 WORKER_POOL = None  # set in main(), after the helpers exist
@@ -395,6 +430,7 @@ def machine(argv):
         elif a == "--list":
             k, v = next(it).split("=", 1)
             info[k] = [x for x in v.split(",") if x]
+    info["settings"] = app_settings(info.get("java_opts", ""))
     try:
         info["git_commit"] = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
                                             capture_output=True, text=True, timeout=10).stdout.strip() or None
@@ -639,6 +675,7 @@ def write_md(run, rows, meta, scenarios):
               f"- **run**: {meta.get('started', '?')}, `{meta.get('command', '')}`, commit {meta.get('git_commit')}",
               f"- **tools**: {meta.get('vegeta', 'vegeta')}, {meta.get('hey', 'hey')}",
               f"- **mode order**: {order_text(meta)}", f"- **CPU placement**: {meta.get('placement') or 'none'}",
+              f"- **pools and limits** (every mode): {settings_text(meta)}",
               ""] + [f"- {x}" for x in method_notes(meta)] + [""]
     lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival rate; their "
               "percentiles leave out the requests of the step's ramp-in (RAMP_IN, 1 s by default), which "
@@ -711,8 +748,8 @@ def write_html(run, rows, meta, scenarios):
                      ("jdk", "JDK"), ("quarkus", "Quarkus"), ("app", "app"), ("java_opts", "JVM options"),
                      ("started", "started"), ("command", "command"), ("git_commit", "commit"),
                      ("vegeta", "Vegeta"), ("hey", "hey"), ("mode_order", "mode order"),
-                     ("placement", "CPU placement")):
-        v = order_text(meta) if k == "mode_order" else meta.get(k)
+                     ("placement", "CPU placement"), ("settings", "pools and limits (every mode)")):
+        v = order_text(meta) if k == "mode_order" else settings_text(meta) if k == "settings" else meta.get(k)
         if k == "placement" and not v:
             v = "none: every process may use every core"
         if k == "java_opts" and not v:

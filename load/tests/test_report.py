@@ -165,3 +165,13 @@ def test_jvm_metrics_from_prometheus_text():
     assert m["process_cpu_ms"] == 2500.0
     assert m["pool_active"] == 3.0
     assert m["worker_active"] is None
+
+
+def test_settings_come_from_the_build_and_jvm_options_win():
+    built = report.app_settings("")
+    assert built["quarkus.thread-pool.max-threads"].isdigit()
+    assert built["bench.blocking-client"] == "rest-client"          # a BenchConfig default
+    assert built["bench.db-acquire-timeout"] == "3s"                # ${bench.db-acquire-timeout:3s} in the properties
+    ran = report.app_settings("-XX:+UseParallelGC -Dbench.blocking-client=socket -Dbench.max-in-flight=7")
+    assert ran["bench.blocking-client"] == "socket" and ran["bench.max-in-flight"] == "7"
+    assert "requests in progress per mode 7" in report.settings_text({"java_opts": "-Dbench.max-in-flight=7"})
