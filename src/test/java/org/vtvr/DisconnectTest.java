@@ -69,13 +69,28 @@ class DisconnectTest {
         awaitIdle(mode, IDLE_WITHIN_MS, idleWorkers);
         System.out.printf("%s: idle %d ms after the hang-ups%n", mode, (System.nanoTime() - hungUp) / 1_000_000);
         // every connection of both pools can be taken again: 20 slow queries at once, none waits past the timeout
-        List<CompletableFuture<Integer>> full = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            full.add(CompletableFuture.supplyAsync(
-                    () -> given().when().get("/" + mode.path() + "/slow-query?delay=500").statusCode()));
+        // a leaked connection stays leaked: a second try 2 s later tells it from one still being closed and reopened
+        // (the reactive side closes a connection whose query was cancelled, and MariaDB ends it only after the query)
+        List<String> missing = fullPools(mode);
+        if (!missing.isEmpty()) {
+            System.out.printf("%s: pools not full yet, trying again in 2 s: %s%n", mode, missing);
+            Thread.sleep(2000);
+            missing = fullPools(mode);
         }
-        full.forEach(status -> assertThat(mode + ": a pooled connection is missing", status.join(), equalTo(200)));
+        assertThat(mode + ": a pooled connection is missing", missing, equalTo(List.of()));
         given().when().get("/" + mode.path() + "/fanout?delay=10&calls=10").then().statusCode(200);
+    }
+
+    /** 20 slow queries at once, one per pooled connection: the answers that were not 200. */
+    private static List<String> fullPools(Mode mode) {
+        List<CompletableFuture<String>> full = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            full.add(CompletableFuture.supplyAsync(() -> {
+                var response = given().when().get("/" + mode.path() + "/slow-query?delay=500");
+                return response.statusCode() == 200 ? "200" : response.statusCode() + " " + response.asString();
+            }));
+        }
+        return full.stream().map(CompletableFuture::join).filter(answer -> !answer.equals("200")).toList();
     }
 
     private static String get(Mode mode, String path) {
