@@ -175,3 +175,13 @@ def test_settings_come_from_the_build_and_jvm_options_win():
     ran = report.app_settings("-XX:+UseParallelGC -Dbench.blocking-client=socket -Dbench.max-in-flight=7")
     assert ran["bench.blocking-client"] == "socket" and ran["bench.max-in-flight"] == "7"
     assert "requests in progress per mode 7" in report.settings_text({"java_opts": "-Dbench.max-in-flight=7"})
+
+
+def test_socket_client_targets_compare_with_reactive_and_with_the_rest_client():
+    rows = [row("reactive", 2500, 100, cpu=0.10), row("reactive", 4000, 100, cpu=0.10),
+            row("virtual", 2500, 100, cpu=0.15), row("virtual", 4000, 100, cpu=0.15),
+            row("virtual+socket", 2500, 100, cpu=0.10), row("virtual+socket", 4000, 100, cpu=0.13)]
+    t = {name: (measured, verdict) for name, measured, verdict in report.targets(rows)}
+    assert t["io: virtual+socket CPU ms/req <= 1.0 x reactive's (steps both serve fully)"][1] == "FAIL"   # 1.3x at 4,000
+    cut = t["io: virtual+socket CPU ms/req <= 0.8 x virtual's with the REST client at 2,500 and 4,000 req/s"]
+    assert cut == ("2,500/s 0.67x, 4,000/s 0.87x", "FAIL")
