@@ -136,7 +136,7 @@ cleanup() {
   local rc=$? p
   trap - EXIT INT TERM
   for p in $TOOL_PIDS; do stop_pid "$p" INT 5; done
-  # both at once: each waits out quarkus.shutdown.timeout (README "SIGTERM" / check 2)
+  # both at once: each waits out quarkus.shutdown.timeout (docs/faults.md, check 2)
   for p in $APP_PID $DELAY_PID; do if alive "$p"; then kill -TERM "$p" 2>/dev/null || true; fi; done
   stop_pid "$APP_PID" TERM 15; stop_pid "$DELAY_PID" TERM 5
   if [ "$DB_STARTED" = 1 ]; then db stop >>"$out/logs/db.log" 2>&1 || true; fi

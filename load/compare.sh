@@ -45,7 +45,7 @@
 #   DB_PORT               embedded MariaDB port (load/db.sh); reused when load/db.sh already runs it [3306]
 #   QUARKUS_DATASOURCE_JDBC_URL, QUARKUS_DATASOURCE_REACTIVE_URL  use this database; no load/db.sh then
 #   APP_JAVA_OPTS         JVM flags of the app; all modes get the same flags    [-XX:+UseParallelGC: on 2 cores
-#                         it cut CPU per request 6-12 % and RSS 17 % against the default G1 (README "Tuning");
+#                         it cut CPU per request 6-12 % and RSS 17 % against the default G1 (docs/tuning.md);
 #                         max heap = 1/4 of RAM; set APP_JAVA_OPTS="" for the JVM's defaults]
 #   DELAY_JAVA_OPTS       JVM flags of the delay service                          [none]
 #   WARMUP_SCALE          warm-up peak per scenario, in % of its lowest default rate (levels) [100]
@@ -436,7 +436,7 @@ smoke() {
 # 1/4 -> 1/2 -> full over --warmup, then at full rate in 3 s rounds while the JIT compiler threads still use more
 # than WARMUP_JIT_PCT % of one core, up to WARMUP_MAX s in all; results discarded. Without it, JIT compilation was
 # 40-57 % of the app's CPU in the first measured steps and a cold app hit at 1,000 req/s queued for seconds
-# (README "Warm-up").
+# (docs/harness.md).
 warm() {
   local m s tdir="$out/logs/warmup-$1" t0=$SECONDS jit_pct="" j0 j1 w0 round=0 warm_scen="$scenarios"
   m="$(base_of "$1")"
