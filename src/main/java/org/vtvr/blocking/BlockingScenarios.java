@@ -55,8 +55,7 @@ public class BlockingScenarios {
     FanoutPool fanoutPool;
 
     public Result io(Started started, int delayMs, int calls) {
-        limits.fitsDeadline("io", (long) calls * delayMs, 1);
-        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        Deadline deadline = limits.deadline(started, "io", (long) calls * delayMs, 1);
         for (int i = 0; i < calls; i++) {
             delay.call(delayMs, deadline);
         }
@@ -68,8 +67,7 @@ public class BlockingScenarios {
      * request pool). The first failure fails the request and interrupts the other calls, which aborts them.
      */
     public Result fanout(Started started, int delayMs, int calls) {
-        limits.fitsDeadline("fanout", delayMs, calls);
-        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        Deadline deadline = limits.deadline(started, "fanout", delayMs, calls);
         Executor executor = started.mode() == Mode.VIRTUAL ? virtualThreads : fanoutPool.reserve(calls);
         CompletionService<Integer> done = new ExecutorCompletionService<>(executor);
         List<Future<Integer>> futures = new ArrayList<>(calls);
@@ -112,8 +110,7 @@ public class BlockingScenarios {
 
     /** Payment, then stock (two delay calls), then the order row in its own transaction. */
     public Result checkout(Started started, int delayMs, OrderRequest request) {
-        limits.fitsDeadline("orders", 2L * delayMs, 1);
-        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        Deadline deadline = limits.deadline(started, "orders", 2L * delayMs, 1);
         delay.call(delayMs, deadline);
         delay.call(delayMs, deadline);
         PurchaseOrder order = repository.save(PurchaseOrder.from(request, started.mode()));
@@ -134,8 +131,7 @@ public class BlockingScenarios {
      * Before JDK 24 (JEP 491) a virtual thread parked inside {@code synchronized} pins its carrier.
      */
     public Result pinning(Started started, int delayMs, String lock) {
-        limits.fitsDeadline("pinning", delayMs, 1);
-        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        Deadline deadline = limits.deadline(started, "pinning", delayMs, 1);
         if ("synchronized".equals(lock)) {
             Object monitor = new Object();
             synchronized (monitor) {

@@ -22,6 +22,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 
 /**
  * The first handler of every request, on the event loop before any body is read or any thread is dispatched: refuses
@@ -42,6 +43,8 @@ public class RequestGate {
 
     /** Before Quarkus' body handling (upload limit, body handler of Quarkus REST) and every application route. */
     static final int ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
+
+    private static final Pattern DIGITS = Pattern.compile("[0-9]{1,30}");
 
     private final Map<Mode, AtomicInteger> inFlight = new EnumMap<>(Mode.class);
     private final Map<Mode, Counter> rejected = new EnumMap<>(Mode.class);
@@ -102,7 +105,7 @@ public class RequestGate {
         }
         // the upload limit Quarkus runs next answers the same with an empty body
         String length = rc.request().getHeader("Content-Length");
-        if (length != null && length.strip().matches("[0-9]{1,30}") && (length.strip().length() > 18 || Long.parseLong(length.strip()) > maxBody)) {
+        if (length != null && declaresMore(length.strip(), maxBody)) {
             refuse(rc, 413, "body-too-large", "Content Too Large", "the request body is larger than " + maxBody
                     + " bytes (quarkus.http.limits.max-body-size)");
             return;
@@ -144,6 +147,11 @@ public class RequestGate {
             }
         }
         return null;
+    }
+
+    /** A Content-Length of digits only above {@code most}; anything else is left to Quarkus' own checks. */
+    static boolean declaresMore(String length, long most) {
+        return DIGITS.matcher(length).matches() && (length.length() > 18 || Long.parseLong(length) > most);
     }
 
     private static int headerSize(RoutingContext rc) {

@@ -39,8 +39,7 @@ public class ReactiveScenarios {
     Limits limits;
 
     public Uni<Result> io(Started started, int delayMs, int calls) {
-        limits.fitsDeadline("io", (long) calls * delayMs, 1);
-        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        Deadline deadline = limits.deadline(started, "io", (long) calls * delayMs, 1);
         Uni<Integer> chain = Uni.createFrom().item(0);
         for (int i = 0; i < calls; i++) {
             chain = chain.flatMap(previous -> delay.callAsync(delayMs, deadline));
@@ -50,8 +49,7 @@ public class ReactiveScenarios {
 
     /** The first failure fails the request and cancels the other calls' subscriptions, which aborts them. */
     public Uni<Result> fanout(Started started, int delayMs, int calls) {
-        limits.fitsDeadline("fanout", delayMs, calls);
-        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        Deadline deadline = limits.deadline(started, "fanout", delayMs, calls);
         List<Uni<Integer>> all = IntStream.range(0, calls).mapToObj(i -> delay.callAsync(delayMs, deadline)).toList();
         return Uni.join().all(all).andFailFast()
                 .map(replies -> started.result("fanout").withDelay(delayMs, calls));
@@ -72,8 +70,7 @@ public class ReactiveScenarios {
     }
 
     public Uni<Result> checkout(Started started, int delayMs, OrderRequest request) {
-        limits.fitsDeadline("orders", 2L * delayMs, 1);
-        Deadline deadline = Deadline.of(started, config.requestDeadline());
+        Deadline deadline = limits.deadline(started, "orders", 2L * delayMs, 1);
         return delay.callAsync(delayMs, deadline)
                 .flatMap(payment -> delay.callAsync(delayMs, deadline))
                 .flatMap(stock -> repository.save(PurchaseOrder.from(request, started.mode())))

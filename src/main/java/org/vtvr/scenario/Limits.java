@@ -26,10 +26,11 @@ public class Limits {
     }
 
     /**
-     * Refuses (400) a request whose planned delay cannot fit {@code bench.request-deadline}, so it never books
-     * connections and threads for work it could not finish; fanout also may not take more than its share of them.
+     * The request's deadline ({@code bench.request-deadline} after it started). Refuses (400) a request whose planned
+     * delay cannot fit it, so it never books connections and threads for work it could not finish; fanout also may
+     * not take more than its share of them.
      */
-    public void fitsDeadline(String scenario, long plannedMs, int concurrentCalls) {
+    public Deadline deadline(Started started, String scenario, long plannedMs, int concurrentCalls) {
         long deadlineMs = config.requestDeadline().toMillis();
         if (plannedMs > deadlineMs) {
             throw new BadInputException(scenario + " would wait " + plannedMs + " ms for the delay service, more than"
@@ -39,6 +40,7 @@ public class Limits {
             throw new BadInputException("fanout calls must be at most " + config.maxFanoutCalls()
                     + " (bench.max-fanout-calls), got " + concurrentCalls);
         }
+        return Deadline.of(started, config.requestDeadline());
     }
 
     /** slow-query's sleep must end well within the database socket timeout, or a healthy database would look stalled. */
