@@ -1,0 +1,363 @@
+"""One step folder's raw results (Vegeta or hey, process samples, /q/metrics) -> one row of figures; the rows' order."""
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+
+from hdrh.histogram import HdrHistogram
+
+from sample import jvm_metrics
+
+FIELDS = [
+    "scenario", "params", "mode", "tool", "load_kind", "load", "duration_s", "requests", "send_rps",
+    "achieved_rps", "success_pct", "p50_ok_ms", "p99_ok_ms", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "p99_all_ms", "max_ms", "mean_ms",
+    "cpu_ms_per_req", "cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "threads_peak", "heap_peak_mib", "pinned_events",
+    "db_pool_active_peak", "db_pool_awaiting_peak", "worker_pool_active_peak", "worker_pool_queue_peak",
+    "worker_ceiling_rps", "gen_cpu_pct", "delay_cpu_pct", "scrape_cpu_pct", "client", "status_codes", "errors",
+    "flags", "step", "runs", "p99_range_ms", "ranges",
+]
+TEXT_FIELDS = {"scenario", "params", "mode", "tool", "load_kind", "client", "status_codes", "errors", "flags", "step",
+               "runs", "p99_range_ms", "ranges"}
+RATE_TOLERANCE = 0.95
+
+MODE_ORDER = ["virtual", "virtual+socket", "worker", "worker+socket", "reactive"]
+AA_SUFFIX = "-aa"   # the A/A row: the same mode measured a second time in the same run, from a fresh app
+SCENARIO_ORDER = ["io", "fanout", "db", "slow-query", "checkout", "cpu", "pinning", "pinning-reentrant"]
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+def percentiles(values_ms, ps):
+    """{p: value in ms} for each percentile in PS, from an HdrHistogram of VALUES_MS (1 us to 1 h, 3 significant
+    digits); {p: None} for no values."""
+    if not values_ms:
+        return {p: None for p in ps}
+    h = HdrHistogram(1, 3_600_000_000, 3)
+    for v in values_ms:
+        h.record_value(max(1, round(v * 1000)))
+    return {p: h.get_value_at_percentile(p) / 1000.0 for p in ps}
+
+
+def percentile(values_ms, p):
+    return percentiles(values_ms, [p])[p]
+
+
+def rnd(x, nd=1):
+    return None if x is None else round(x, nd)
+
+
+def fmt(x, nd=1):
+    if x == "":
+        return ""
+    if x is None:
+        return "n/a"
+    if isinstance(x, float):
+        if abs(x) >= 100:
+            return f"{x:,.0f}"
+        return f"{x:.{nd}f}"
+    return str(x)
+
+
+def read_json(path, default=None):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def vegeta_bin():
+    for cand in (os.environ.get("VEGETA"), shutil.which("vegeta"),
+                 os.path.join(os.environ.get("VTVR_CACHE") or os.path.join(
+                     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vt-vs-reactive"),
+                     "bin", "vegeta")):
+        if cand and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def parse_duration_s(s):
+    m = re.fullmatch(r"\s*([\d.]+)\s*(ms|s|m|h)?\s*", str(s))
+    if not m:
+        return None
+    return float(m.group(1)) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600, None: 1}[m.group(2)]
+
+
+def params_of(params):
+    """'delay=100&calls=1' -> {'delay': '100', 'calls': '1'}"""
+    return dict(kv.split("=", 1) for kv in (params or "").split("&") if "=" in kv)
+
+
+# ---------------------------------------------------------------------------------------------- one step
+def vegeta_latencies(step, ramp_in_s=0.0):
+    """-> (latencies in ms of the requests sent after the first RAMP_IN_S seconds, of those that succeeded, of all
+    requests, status counts, errors) from results.bin, or None without vegeta. Status counts and errors cover
+    every request."""
+    binf, vb = os.path.join(step, "results.bin"), vegeta_bin()
+    if not (vb and os.path.exists(binf)):
+        return None
+    with open(binf, "rb") as f:
+        out = subprocess.run([vb, "encode", "-to", "csv"], stdin=f, capture_output=True, check=False)
+    if out.returncode != 0:
+        return None
+    sent, codes, errors = [], {}, {}
+    return vegeta_csv(out.stdout.decode("utf-8", "replace"), ramp_in_s)
+
+
+def vegeta_csv(text, ramp_in_s=0.0):
+    """vegeta_latencies from the text of `vegeta encode -to csv` (timestamp ns, code, latency ns, bytes out, bytes
+    in, error, ...); a success is what Vegeta counts as one: a 2xx/3xx status without an error."""
+    sent, codes, errors = [], {}, {}
+    for row in csv.reader(io.StringIO(text)):
+        if len(row) < 6:
+            continue
+        sent.append((int(row[0]), int(row[2]) / 1e6, 200 <= int(row[1]) < 400 and not row[5]))
+        codes[row[1]] = codes.get(row[1], 0) + 1
+        if row[5]:
+            errors[row[5]] = errors.get(row[5], 0) + 1
+    start = min((t for t, _, _ in sent), default=0) + ramp_in_s * 1e9
+    return ([l for t, l, _ in sent if t >= start], [l for t, l, ok in sent if t >= start and ok],
+            [l for _, l, _ in sent], codes, errors)
+
+
+def hey_rows(path):
+    """-> list of (latency ms, status, end offset s) of the answered requests in a hey CSV (plain numbers, so
+    split() is enough: a fast error flood can leave millions of rows)."""
+    rows = []
+    with open(path) as f:
+        head = f.readline().strip().split(",")
+        try:
+            i_lat, i_code, i_off = head.index("response-time"), head.index("status-code"), head.index("offset")
+        except ValueError:
+            return rows
+        for line in f:
+            r = line.split(",")
+            try:
+                lat = float(r[i_lat])
+                rows.append((lat * 1000.0, int(r[i_code]), float(r[i_off]) + lat))
+            except (IndexError, ValueError):
+                continue
+    return rows
+
+
+def resource_figures(step):
+    samples = []
+    for line in read_text(os.path.join(step, "samples.jsonl")).splitlines():
+        try:
+            samples.append(json.loads(line))
+        except ValueError:
+            pass
+    before = jvm_metrics(read_text(os.path.join(step, "metrics-before.prom")))
+    after = jvm_metrics(read_text(os.path.join(step, "metrics-after.prom")))
+    res = {"cpu_ms": None, "cpu_pct": None, "rss_peak_mib": None, "threads_peak": None, "gen_cpu_pct": None,
+           "delay_cpu_pct": None, "scrape_cpu_pct": None}
+    # a remote app (no pid): its CPU and RSS come from the scrapes (Micrometer's process_cpu_time)
+    for s in samples:
+        m = s.get("metrics") or {}
+        if "cpu_ms" not in s and m.get("process_cpu_ms") is not None:
+            s["cpu_ms"] = m["process_cpu_ms"]
+            if m.get("process_rss_bytes"):
+                s["rss_kb"] = m["process_rss_bytes"] / 1024
+            if m.get("jvm_live_threads"):
+                s["threads"] = m["jvm_live_threads"]
+    timed = [s for s in samples if s.get("cpu_ms") is not None]
+    wall = timed[-1]["t"] - timed[0]["t"] if len(timed) >= 2 else 0
+    if len(timed) >= 2:
+        # the whole window, scrapes included: never subtracted, their idle cost is stated beside it
+        cpu = timed[-1]["cpu_ms"] - timed[0]["cpu_ms"]
+        res["cpu_ms"] = cpu
+        res["cpu_pct"] = 100.0 * cpu / (wall * 1000.0) if wall > 0 else None
+        meta = read_json(os.path.join(step, "meta.json"), {})
+        if meta.get("scrape_cpu_ms") is not None and cpu > 0:
+            res["scrape_cpu_pct"] = 100.0 * samples[-1].get("scrapes", 0) * meta["scrape_cpu_ms"] / cpu
+        if wall > 0 and samples[0].get("delay_cpu_ms") is not None and samples[-1].get("delay_cpu_ms") is not None:
+            res["delay_cpu_pct"] = (samples[-1]["delay_cpu_ms"] - samples[0]["delay_cpu_ms"]) / wall / 10.0
+        gen = read_json(os.path.join(step, "generator.json"))
+        if gen and gen.get("wall_ms"):
+            res["gen_cpu_pct"] = 100.0 * gen["cpu_ms"] / gen["wall_ms"]
+    # JIT compiler and GC threads' share of the step's CPU (sampled at the step's ends only)
+    ends = [s for s in samples if s.get("jit_ms") is not None]
+    res["jit_pct"] = res["gc_pct"] = None
+    if len(ends) >= 2 and res["cpu_ms"]:
+        res["jit_pct"] = 100.0 * (ends[-1]["jit_ms"] - ends[0]["jit_ms"]) / res["cpu_ms"]
+        res["gc_pct"] = 100.0 * (ends[-1]["gc_ms"] - ends[0]["gc_ms"]) / res["cpu_ms"]
+    rss = [s["rss_kb"] for s in samples if s.get("rss_kb")]
+    thr = [s["threads"] for s in samples if s.get("threads")]
+    res["rss_peak_mib"] = max(rss) / 1024.0 if rss else None
+    res["threads_peak"] = max(thr) if thr else None
+    scraped = [s["metrics"] for s in samples if s.get("metrics")] + [before, after]
+
+    def peak(key, scale=1.0):
+        vals = [m[key] for m in scraped if m.get(key) is not None]
+        return max(vals) / scale if vals else None
+
+    res["heap_peak_mib"] = peak("heap_bytes", 1024.0 * 1024.0)
+    res["db_pool_active_peak"] = peak("pool_active")
+    res["db_pool_awaiting_peak"] = peak("pool_awaiting")
+    res["worker_pool_active_peak"] = peak("worker_active")
+    res["worker_pool_queue_peak"] = peak("worker_queued")
+    if before.get("pinned") is not None and after.get("pinned") is not None:
+        res["pinned_events"] = after["pinned"] - before["pinned"]
+    elif after.get("pinned") is not None:
+        res["pinned_events"] = after["pinned"]
+    else:
+        res["pinned_events"] = None
+    res["samples"] = len(timed)
+    return res
+
+
+def worker_ceiling(scenario, params, worker_pool):
+    """Little's law for the worker pool: WORKER_POOL threads (quarkus.thread-pool.max-threads) each held for the whole
+    request, when that time is known."""
+    p = params_of(params)
+    try:
+        if scenario == "io":
+            return worker_pool * 1000.0 / (float(p["delay"]) * float(p.get("calls", 1)))
+        if scenario.startswith("pinning"):
+            return worker_pool * 1000.0 / float(p["delay"])
+    except (KeyError, ValueError, ZeroDivisionError):
+        pass
+    return None
+
+
+def step_row(step, worker_pool):
+    """The row of one step folder; WORKER_POOL is the worker pool's size, for the worker-mode ceiling."""
+    meta = read_json(os.path.join(step, "meta.json"), {})
+    tool = meta.get("tool")
+    row = {k: None for k in FIELDS}
+    row.update({k: meta.get(k) for k in ("scenario", "params", "mode", "tool", "load_kind", "load", "duration_s",
+                                         "client")})
+    row["mode"] = meta.get("series") or row["mode"]   # mode+client and A/A rows are their own series
+    row["step"] = os.path.basename(step.rstrip("/"))
+    flags, load, dur = [], float(meta.get("load") or 0), float(meta.get("duration_s") or 0)
+    ok = 0
+    if tool == "vegeta":
+        rep = read_json(os.path.join(step, "results.json"))
+        if rep is None:
+            row["flags"] = "NO_RESULTS"
+            return row
+        raw = vegeta_latencies(step, float(meta.get("ramp_in_s") or 0))
+        n = rep.get("requests", 0)
+        row["requests"] = n
+        row["send_rps"] = rnd(rep.get("rate"))
+        row["achieved_rps"] = rnd(rep.get("throughput"))
+        row["success_pct"] = rnd(100.0 * rep.get("success", 0), 2)
+        ok = round(rep.get("success", 0) * n)
+        lat = rep.get("latencies", {})
+        if raw:
+            lats, ok_lats, all_lats, codes, errs = raw
+            pc = percentiles(lats, (50, 90, 99, 99.9))
+            for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
+                row[key] = rnd(pc[p], 2)
+            pc = percentiles(ok_lats, (50, 99))
+            row["p50_ok_ms"], row["p99_ok_ms"] = rnd(pc[50], 2), rnd(pc[99], 2)
+            row["p99_all_ms"] = rnd(percentile(all_lats, 99), 2)
+            row["max_ms"] = rnd(max(lats), 2) if lats else None
+            row["mean_ms"] = rnd(sum(lats) / len(lats), 2) if lats else None
+        else:
+            for key, src in (("p50_ms", "50th"), ("p90_ms", "90th"), ("p99_ms", "99th"), ("max_ms", "max"),
+                             ("mean_ms", "mean")):
+                row[key] = rnd(lat.get(src, 0) / 1e6, 2) if src in lat else None
+            codes, errs = rep.get("status_codes") or {}, {e: 1 for e in rep.get("errors") or []}
+        row["status_codes"] = " ".join(f"{c}:{v}" for c, v in sorted(codes.items()))
+        row["errors"] = "; ".join(sorted(errs, key=lambda e: -errs[e])[:3])[:300]
+        # Vegeta's rate is what it managed to send: below the asked rate, the generator (not the server)
+        # was the limit and latency is under-reported (coordinated omission).
+        if rep.get("rate") is not None and rep["rate"] < RATE_TOLERANCE * load:
+            flags.append("LOW_SEND_RATE")
+        # Its throughput is successes / (send time + wait for the last answers); allow one median latency
+        # (+100 ms for a GC pause or a slow last answer) of wait, more means answers queued up behind the
+        # asked rate: under overload the wait grows with the backlog, the median only half as fast.
+        d = (rep.get("duration") or 0) / 1e9
+        p50 = (row["p50_ms"] or 0) / 1000.0 + 0.1
+        if d > 0 and rep.get("throughput") is not None and rep["throughput"] < RATE_TOLERANCE * load * d / (d + p50):
+            flags.append("BELOW_RATE")
+    elif tool == "hey":
+        path = os.path.join(step, "results.csv")
+        if not os.path.exists(path):
+            row["flags"] = "NO_RESULTS"
+            return row
+        rows = hey_rows(path)
+        lats = [r[0] for r in rows]
+        pc = percentiles([r[0] for r in rows if 200 <= r[1] < 400], (50, 99))
+        row["p50_ok_ms"], row["p99_ok_ms"] = rnd(pc[50], 2), rnd(pc[99], 2)
+        codes = {}
+        for r in rows:
+            codes[str(r[1])] = codes.get(str(r[1]), 0) + 1
+        ok = sum(1 for r in rows if 200 <= r[1] < 400)
+        elapsed = max((r[2] for r in rows), default=dur) or dur
+        row["requests"] = len(rows)
+        row["achieved_rps"] = rnd(ok / elapsed) if elapsed else None
+        row["send_rps"] = rnd(len(rows) / elapsed) if elapsed else None
+        row["success_pct"] = rnd(100.0 * ok / len(rows), 2) if rows else 0.0
+        pc = percentiles(lats, (50, 90, 99, 99.9))
+        for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
+            row[key] = rnd(pc[p], 2)
+        row["max_ms"] = rnd(max(lats), 2) if lats else None
+        row["mean_ms"] = rnd(sum(lats) / len(lats), 2) if lats else None
+        row["status_codes"] = " ".join(f"{c}:{v}" for c, v in sorted(codes.items()))
+        row["errors"] = ""
+        if not rows:
+            flags.append("NO_ANSWERS")
+    if row["success_pct"] is not None and row["success_pct"] < 100.0:
+        flags.append("ERRORS")
+    res = resource_figures(step)
+    if res["cpu_ms"] is not None and ok:
+        row["cpu_ms_per_req"] = rnd(res["cpu_ms"] / ok, 3)
+    for k in ("cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "heap_peak_mib", "gen_cpu_pct", "delay_cpu_pct",
+              "scrape_cpu_pct"):
+        row[k] = rnd(res[k])
+    for k in ("threads_peak", "pinned_events", "db_pool_active_peak", "db_pool_awaiting_peak",
+              "worker_pool_active_peak", "worker_pool_queue_peak"):
+        row[k] = None if res[k] is None else int(res[k])
+    if res["samples"] < 2:
+        flags.append("NO_SAMPLES")
+    if os.path.exists(os.path.join(step, "unresponsive.txt")):
+        flags.append("APP_UNRESPONSIVE")
+    row["flags"] = " ".join(flags)
+    if row["mode"].startswith("worker"):
+        row["worker_ceiling_rps"] = rnd(worker_ceiling(row["scenario"] or "", row["params"], worker_pool), 0)
+    return row
+
+
+def one_line(row):
+    unit = "req/s" if row["load_kind"] == "rate" else "in flight"
+    s = (f"{row['tool']:6} {row['scenario']} {row['mode']} {fmt(row['load'])} {unit}: "
+         f"{fmt(row['achieved_rps'])} ok/s, {fmt(row['success_pct'], 2)}% ok, p50 ok {fmt(row['p50_ok_ms'])} ms, "
+         f"p99 ok {fmt(row['p99_ok_ms'])} ms (all {fmt(row['p99_ms'])}), {fmt(row['cpu_ms_per_req'], 3)} CPU-ms/req "
+         f"(JIT {fmt(row['jit_pct'], 0)}%, GC {fmt(row['gc_pct'], 0)}%), "
+         f"{fmt(row['threads_peak'])} threads, RSS {fmt(row['rss_peak_mib'])} MiB")
+    if row["pinned_events"]:
+        s += f", {row['pinned_events']} pinned"
+    if row["flags"]:
+        s += f"  [{row['flags']}]"
+    return s
+
+
+# ---------------------------------------------------------------------------------------------- order
+def sort_rows(rows):
+    """Report order: scenario, Vegeta before hey, mode, load."""
+    order = {s: i for i, s in enumerate(SCENARIO_ORDER)}
+    return sorted(rows, key=lambda r: (order.get(r["scenario"], 99), r["scenario"] or "", r["tool"] != "vegeta",
+                                       mode_rank(r["mode"]), r["mode"] or "",
+                                       float(r["load"] or 0)))
+
+
+def mode_rank(mode):
+    """Report order of a series: the known modes first, an A/A row right after its mode."""
+    base = (mode or "").removesuffix(AA_SUFFIX)
+    return (MODE_ORDER.index(base) if base in MODE_ORDER else len(MODE_ORDER), base, mode != base)
+
+
+def series_names(rows):
+    return sorted({r["mode"] for r in rows}, key=mode_rank)

@@ -1,0 +1,89 @@
+"""Tests of load/verdicts.py: coherent medians over runs, the targets against the A/A noise, saturation."""
+import pytest
+
+import steps
+import verdicts
+
+POOL = 200   # the worker pool (quarkus.thread-pool.max-threads) the targets are judged with
+
+
+def row(mode, load, p99, cpu=0.1, success=100.0, scenario="io", tool="vegeta", flags="", rss=200.0, **kw):
+    r = {k: None for k in steps.FIELDS}
+    r.update(scenario=scenario, params="delay=100&calls=1", mode=mode, tool=tool, load=load,
+             load_kind="rate" if tool == "vegeta" else "concurrency", p99_ms=p99, p99_ok_ms=p99, success_pct=success,
+             cpu_ms_per_req=cpu, rss_peak_mib=rss, flags=flags, achieved_rps=float(load))
+    r.update(kw)
+    return r
+
+
+# ------------------------------------------------------------------------------------------- medians
+def test_median_row_is_one_whole_run_with_ranges():
+    runs = [[row("virtual", 500, p99, cpu=cpu)] for p99, cpu in ((120, 0.30), (105, 0.10), (110, 0.50))]
+    (m,) = verdicts.median_rows(runs)
+    assert m["p99_ok_ms"] == 110 and m["cpu_ms_per_req"] == 0.50   # both from the run with the median p99
+    assert m["ranges"]["cpu_ms_per_req"] == [0.10, 0.50]
+    assert m["ranges"]["p99_ok_ms"] == [105, 120]
+    assert m["p99_range_ms"] == "105-120"
+    assert m["runs"] == "3 (median: run 3)"
+
+
+def test_median_of_an_even_count_takes_the_lower_run_and_counts_flags():
+    runs = [[row("virtual", 500, 100, flags="ERRORS")], [row("virtual", 500, 200)]]
+    (m,) = verdicts.median_rows(runs)
+    assert m["p99_ok_ms"] == 100
+    assert m["flags"] == "ERRORS(1/2)"
+
+
+# ------------------------------------------------------------------------------------------- targets, A/A
+def test_ratio_verdicts():
+    assert verdicts.ratio_verdict([(500, 1.1), (1500, 1.2)], 1.25, {}) == "PASS"
+    assert verdicts.ratio_verdict([(500, 1.1), (1500, 1.4)], 1.25, {}) == "FAIL"
+    # 1.4x against an A/A spread of 50%: the modes cannot be told apart at that rate
+    assert verdicts.ratio_verdict([(500, 1.1), (1500, 1.4)], 1.25, {1500: 0.5}) == "within noise"
+    # a miss larger than the noise still fails
+    assert verdicts.ratio_verdict([(1500, 1.4)], 1.25, {1500: 0.2}) == "FAIL"
+    # every difference within the noise: no verdict either way
+    assert verdicts.ratio_verdict([(500, 1.05)], 1.25, {500: 0.1}) == "within noise"
+    assert verdicts.ratio_verdict([], 1.25, {}) == "n/a"
+
+
+def test_aa_spread_and_targets_mark_within_noise():
+    rows = [row("reactive", 500, 100, cpu=0.10), row("reactive-aa", 500, 140, cpu=0.10),
+            row("virtual", 500, 130, cpu=0.20)]
+    assert verdicts.aa_spread(rows, "io", "p99_ms") == {500: pytest.approx(0.4)}
+    t = {name: verdict for name, _, verdict in verdicts.targets(rows, POOL)}
+    assert t["io: virtual p99 <= 1.25 x reactive p99 wherever reactive succeeds fully"] == "within noise"
+    # the A/A pair used the same CPU: 2x is far outside a 0 % spread
+    assert t["io: virtual CPU ms/req <= 1.2 x reactive's (steps both serve fully)"] == "FAIL"
+
+
+def test_targets_use_success_only_latency():
+    rows = [row("reactive", 4000, 120, p99_ms=2.0), row("virtual", 4000, 300, p99_ms=3.0, success=97.0)]
+    t = {name: verdict for name, _, verdict in verdicts.targets(rows, POOL)}
+    assert t["io 4,000 req/s, reactive: 100% ok and p99 <= 150 ms"] == "PASS"
+    assert t["io 4,000 req/s, virtual: 100% ok and p99 <= 150 ms"] == "FAIL"
+
+
+def test_targets_name_each_delay_client():
+    rows = [row("reactive", 500, 100), row("virtual", 500, 110), row("virtual+socket", 500, 101)]
+    names = [name for name, _, _ in verdicts.targets(rows, POOL)]
+    assert any(n.startswith("io: virtual+socket p99") for n in names)
+    assert any(n.startswith("io: virtual p99") for n in names)
+
+
+def test_saturation_names_the_limit():
+    rows = [row("reactive", 2500, 110), row("reactive", 4000, 900, success=95.0, cpu_pct=195.0, gen_cpu_pct=40.0),
+            row("virtual", 2500, 110), row("virtual", 4000, 120)]
+    sat = {m: (rate, why) for m, rate, why in verdicts.saturation(rows, cores=2)}
+    assert sat["reactive"][0] == 2500 and "the app's CPU" in sat["reactive"][1]
+    assert sat["virtual"][0] == 4000 and "not reached" in sat["virtual"][1]
+
+
+def test_socket_client_targets_compare_with_reactive_and_with_the_rest_client():
+    rows = [row("reactive", 2500, 100, cpu=0.10), row("reactive", 4000, 100, cpu=0.10),
+            row("virtual", 2500, 100, cpu=0.15), row("virtual", 4000, 100, cpu=0.15),
+            row("virtual+socket", 2500, 100, cpu=0.10), row("virtual+socket", 4000, 100, cpu=0.13)]
+    t = {name: (measured, verdict) for name, measured, verdict in verdicts.targets(rows, POOL)}
+    assert t["io: virtual+socket CPU ms/req <= 1.0 x reactive's (steps both serve fully)"][1] == "FAIL"   # 1.3x at 4,000
+    cut = t["io: virtual+socket CPU ms/req <= 0.8 x virtual's with the REST client at 2,500 and 4,000 req/s"]
+    assert cut == ("2,500/s 0.67x, 4,000/s 0.87x", "FAIL")
