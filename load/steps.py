@@ -86,13 +86,6 @@ def vegeta_bin():
     return None
 
 
-def parse_duration_s(s):
-    m = re.fullmatch(r"\s*([\d.]+)\s*(ms|s|m|h)?\s*", str(s))
-    if not m:
-        return None
-    return float(m.group(1)) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600, None: 1}[m.group(2)]
-
-
 def params_of(params):
     """'delay=100&calls=1' -> {'delay': '100', 'calls': '1'}"""
     return dict(kv.split("=", 1) for kv in (params or "").split("&") if "=" in kv)
@@ -110,7 +103,6 @@ def vegeta_latencies(step, ramp_in_s=0.0):
         out = subprocess.run([vb, "encode", "-to", "csv"], stdin=f, capture_output=True, check=False)
     if out.returncode != 0:
         return None
-    sent, codes, errors = [], {}, {}
     return vegeta_csv(out.stdout.decode("utf-8", "replace"), ramp_in_s)
 
 
