@@ -67,7 +67,7 @@
 #   E4 fanout 100 x 100 ms at 10 req/s for 30 s (threads, heap)          E5 checkout, 2 x 100 ms calls + insert
 #   E6 fanout 100 x 1 s                                                  E7 slow-query 1 s on a 20-connection pool
 #   E8 pinning with synchronized and with ReentrantLock (virtual, worker)
-#   saturate  io, Vegeta only, rates 1,000 .. 7,000 req/s: each mode's saturation point and what limited it
+#   saturate  io, Vegeta only, rates 1,000 .. 10,000 req/s: each mode's saturation point and what limited it
 #             (add --modes virtual,virtual+socket,worker,worker+socket,reactive for the delay clients)
 #   cost      how cost grows with work: fanout at 20 req/s with 1, 10 and 100 calls (Vegeta), io at 50 .. 4,000
 #             in flight (hey); CPU per request and RSS per mode (and client) in the report's cost charts
@@ -152,7 +152,7 @@ case "$experiment" in
   E7|e7) scenarios=slow-query; export SLOW_DELAY=1000; rates=5,10,20,30; conc=20,100; duration=10s
          export TIMEOUT=30s TIMEOUT_S=30 ;;
   E8|e8) scenarios=pinning,pinning-reentrant; modes=virtual,worker; export DELAY=100; rates=20,100,400; conc=10,300 ;;
-  saturate) scenarios=io; tools=vegeta; rates=1000,2500,4000,5500,7000 ;;
+  saturate) scenarios=io; tools=vegeta; rates=1000,2500,4000,5500,7000,8500,10000 ;;
   cost) scenarios=io,fanout; cost=1; duration=10s; : "${aa:=none}" ;;
   *) die "unknown experiment '$experiment' (E1 .. E8, saturate)" ;;
 esac

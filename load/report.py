@@ -150,7 +150,7 @@ MD_COLS = [("mode", "mode"), ("tool", "tool"), ("load", "load"), ("achieved_rps"
            ("success_pct", "ok %"), ("p50_ok_ms", "p50 ok ms"), ("p99_ok_ms", "p99 ok ms"), ("p50_ms", "p50 ms"), ("p90_ms", "p90 ms"), ("p99_ms", "p99 ms"),
            ("p999_ms", "p99.9 ms"), ("p99_all_ms", "p99 incl. ramp-in"), ("max_ms", "max ms"),
            ("cpu_ms_per_req", "CPU ms/req"), ("cpu_pct", "app CPU %"), ("gen_cpu_pct", "gen CPU %"),
-           ("delay_cpu_pct", "delay CPU %"), ("jit_pct", "JIT %"), ("rss_peak_mib", "RSS MiB"),
+           ("delay_cpu_pct", "delay CPU %"), ("host_cpu_pct", "machine CPU %"), ("jit_pct", "JIT %"), ("rss_peak_mib", "RSS MiB"),
            ("threads_peak", "threads"), ("heap_peak_mib", "heap MiB"),
            ("pinned_events", "pinned"), ("db_pool_active_peak", "pool act"),
            ("db_pool_awaiting_peak", "pool wait"), ("status_codes", "status"), ("flags", "flags")]
@@ -176,7 +176,9 @@ def method_notes(meta):
         "CPU per request: the app process's user+system CPU (psutil) between two readings taken when the load "
         "tool starts and when it has ended, over the successful requests. /q/metrics is scraped during the "
         f"step every {meta.get('metrics_interval', '0.5')} s for the pool gauges; that cost stays in the figure "
-        "(never subtracted) and is shown as 'scrape CPU %' (scrapes x one scrape's CPU measured at idle).",
+        "(never subtracted) and is shown as 'scrape CPU %' (scrapes x one scrape's CPU measured at idle). "
+        "'machine CPU %' is every core's busy time over the step (database, kernel and sampler included; "
+        "100% = one core), read at the same two moments; with a remote app it is the generator's machine.",
         "Latency: 'ok' percentiles count successes only (the targets and charts use them, beside the success "
         "rate); the plain p50/p99 count every answer, fast errors included. Percentiles: HdrHistogram, "
         "3 significant digits.",

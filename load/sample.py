@@ -185,7 +185,9 @@ def main():
             pass
 
     def ends():
-        row = {}
+        # every core's busy time (all but idle and iowait, kernel and interrupts included), for what limited a step
+        row = {"host_busy_ms": [(sum(c) - c.idle - getattr(c, "iowait", 0.0)) * 1000.0
+                                for c in psutil.cpu_times(percpu=True)]}
         if proc:
             row.update(thread_cpu(proc))
         for name, p in others.items():
@@ -211,12 +213,12 @@ def main():
             try:
                 if proc:
                     row.update(proc_sample(proc))
-                    if first or stopping:   # the per-thread split is read at both ends only: it reads every thread
-                        row.update(ends())
                 else:   # remote: the scrape is the only source, every interval
                     m = scrape(args.metrics)
                     if m is not None:
                         row["metrics"] = m
+                if first or stopping:   # the per-thread split is read at both ends only: it reads every thread
+                    row.update(ends())
             except psutil.Error:
                 break
             first = False

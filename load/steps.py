@@ -15,7 +15,7 @@ FIELDS = [
     "achieved_rps", "success_pct", "p50_ok_ms", "p99_ok_ms", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "p99_all_ms", "max_ms", "mean_ms",
     "cpu_ms_per_req", "cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "threads_peak", "heap_peak_mib", "pinned_events",
     "db_pool_active_peak", "db_pool_awaiting_peak", "worker_pool_active_peak", "worker_pool_queue_peak",
-    "worker_ceiling_rps", "gen_cpu_pct", "delay_cpu_pct", "scrape_cpu_pct", "client", "status_codes", "errors",
+    "worker_ceiling_rps", "gen_cpu_pct", "delay_cpu_pct", "host_cpu_pct", "host_core_max_pct", "scrape_cpu_pct", "client", "status_codes", "errors",
     "flags", "step", "runs", "p99_range_ms", "ranges",
 ]
 TEXT_FIELDS = {"scenario", "params", "mode", "tool", "load_kind", "client", "status_codes", "errors", "flags", "step",
@@ -176,6 +176,13 @@ def resource_figures(step):
         gen = read_json(os.path.join(step, "generator.json"))
         if gen and gen.get("wall_ms"):
             res["gen_cpu_pct"] = 100.0 * gen["cpu_ms"] / gen["wall_ms"]
+    # the whole machine (100% = one core) and its busiest core, between the sampler's first and last reading
+    host = [s for s in samples if s.get("host_busy_ms")]
+    res["host_cpu_pct"] = res["host_core_max_pct"] = None
+    if len(host) >= 2 and host[-1]["t"] > host[0]["t"] and len(host[0]["host_busy_ms"]) == len(host[-1]["host_busy_ms"]):
+        per_core = [(b - a) / (host[-1]["t"] - host[0]["t"]) / 10.0
+                    for a, b in zip(host[0]["host_busy_ms"], host[-1]["host_busy_ms"])]
+        res["host_cpu_pct"], res["host_core_max_pct"] = sum(per_core), max(per_core)
     # JIT compiler and GC threads' share of the step's CPU (sampled at the step's ends only)
     ends = [s for s in samples if s.get("jit_ms") is not None]
     res["jit_pct"] = res["gc_pct"] = None
@@ -306,7 +313,7 @@ def step_row(step, worker_pool):
     if res["cpu_ms"] is not None and ok:
         row["cpu_ms_per_req"] = rnd(res["cpu_ms"] / ok, 3)
     for k in ("cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "heap_peak_mib", "gen_cpu_pct", "delay_cpu_pct",
-              "scrape_cpu_pct"):
+              "host_cpu_pct", "host_core_max_pct", "scrape_cpu_pct"):
         row[k] = rnd(res[k])
     for k in ("threads_peak", "pinned_events", "db_pool_active_peak", "db_pool_awaiting_peak",
               "worker_pool_active_peak", "worker_pool_queue_peak"):

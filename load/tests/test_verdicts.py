@@ -79,6 +79,24 @@ def test_saturation_names_the_limit():
     assert sat["virtual"][0] == 4000 and "not reached" in sat["virtual"][1]
 
 
+def test_saturation_counts_the_whole_machine_and_the_cores_left_to_the_generator():
+    # the processes' own CPU (120 + 40 + 20) leaves room, but the machine (database, kernel) was full
+    full = [row("reactive", 2500, 110), row("reactive", 7000, 300, cpu_pct=120.0, gen_cpu_pct=40.0,
+                                            delay_cpu_pct=20.0, host_cpu_pct=192.0, host_core_max_pct=97.0)]
+    (_, rate, why), = verdicts.saturation(full, cores=2)
+    assert rate == 2500 and "the machine's CPU" in why and "machine 192% of 200%" in why
+    # the app on its own core at 70 %, the other core full
+    pinned = [row("virtual", 2500, 110), row("virtual", 4000, 600, cpu_pct=70.0, gen_cpu_pct=50.0,
+                                            delay_cpu_pct=30.0, host_cpu_pct=170.0, host_core_max_pct=99.0)]
+    (_, rate, why), = verdicts.saturation(pinned, cores=2, app_cores=1)
+    assert rate == 2500 and "the cores left to the generator" in why
+    # neither: a pool or a queue
+    quiet = [row("worker", 1000, 110), row("worker", 2500, 320, success=79.0, cpu_pct=60.0, gen_cpu_pct=27.0,
+                                           delay_cpu_pct=11.0, host_cpu_pct=110.0, host_core_max_pct=60.0)]
+    (_, rate, why), = verdicts.saturation(quiet, cores=2)
+    assert rate == 1000 and "not CPU" in why
+
+
 def test_socket_client_targets_compare_with_reactive_and_with_the_rest_client():
     rows = [row("reactive", 2500, 100, cpu=0.10), row("reactive", 4000, 100, cpu=0.10),
             row("virtual", 2500, 100, cpu=0.15), row("virtual", 4000, 100, cpu=0.15),
