@@ -17,7 +17,8 @@
 #                         [reactive when io runs; none with --quick; --aa none: off]
 #   --rotate K            measure the modes in the order rotated by K places            [random; --runs: 0..N-1]
 #   --cpus app=N          pin the app to its own N core(s) with taskset, everything else (Vegeta, hey, delay
-#                         service, DB, this script) to the other cores; stated in the report       [no pinning]
+#                         service, DB, this script) to the other cores; stated in the report       [no pinning:
+#                         on 2 cores it starves the generator, docs/harness.md "CPU placement"]
 #   --rates r1,r2         Vegeta rates in req/s, for every chosen scenario       [per scenario, see levels()]
 #   --concurrency c1,c2   hey concurrency levels, for every chosen scenario      [per scenario, see levels()]
 #   --tools a,b           vegeta, hey    [vegeta,hey]
