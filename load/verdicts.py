@@ -171,9 +171,10 @@ def saturation(rows, cores=None, app_cores=None):
     """Per io series: the highest Vegeta rate with 100% success and p99 (successes) under 2x the delay, and what
     limited the next rate: [(series, rate or None, limit text)]. A process is the limit when it used >= 90% of
     the cores it may use (the app: its --cpus share or all; Vegeta and the delay service: one core each as a
-    floor); else the machine when all its cores together were >= 90% busy (database, kernel and sampler included;
-    processes' sum when the machine's reading is missing); with the app on its own cores, the other cores when the
-    busiest of them was >= 90% busy; else no CPU (a pool or queue)."""
+    floor); else the machine when all its cores together were >= 80% busy (database, kernel and sampler included;
+    processes' sum when the machine's reading is missing; on shared cores the run queue, and so latency, grows long
+    before they are full), but first, with the app on its own cores, the other cores when the busiest of them was
+    >= 90% busy; else no CPU (a pool or queue)."""
     out = []
     cores = cores or os.cpu_count() or 1
     for mode in series_names([r for r in rows if r["scenario"] == "io"]):
@@ -196,10 +197,10 @@ def saturation(rows, cores=None, app_cores=None):
             why = "the load generator's CPU"
         elif dly >= 90:
             why = "the delay service's CPU"
-        elif (host if host is not None else app + gen + dly) >= 90 * cores:
-            why = "the machine's CPU (app, generator, delay service, database and kernel together)"
         elif app_cores and busiest is not None and busiest >= 90 and app < 90 * app_cores:
             why = "the cores left to the generator, delay service and database"
+        elif (host if host is not None else app + gen + dly) >= 80 * cores:
+            why = "the machine's CPU (app, generator, delay service, database and kernel together)"
         else:
             why = "not CPU (a pool, a queue or a timeout)"
         machine = "" if host is None else f", machine {fmt(host, 0)}% of {cores * 100}%"

@@ -90,6 +90,11 @@ def test_saturation_counts_the_whole_machine_and_the_cores_left_to_the_generator
                                             delay_cpu_pct=30.0, host_cpu_pct=170.0, host_core_max_pct=99.0)]
     (_, rate, why), = verdicts.saturation(pinned, cores=2, app_cores=1)
     assert rate == 2500 and "the cores left to the generator" in why
+    # 85 % of the machine, no process at its own limit: the shared cores
+    busy = [row("virtual", 4000, 110), row("virtual", 5500, 232, cpu_pct=86.0, gen_cpu_pct=57.0,
+                                            delay_cpu_pct=26.0, host_cpu_pct=169.0, host_core_max_pct=86.0)]
+    (_, rate, why), = verdicts.saturation(busy, cores=2)
+    assert rate == 4000 and "the machine's CPU" in why
     # neither: a pool or a queue
     quiet = [row("worker", 1000, 110), row("worker", 2500, 320, success=79.0, cpu_pct=60.0, gen_cpu_pct=27.0,
                                            delay_cpu_pct=11.0, host_cpu_pct=110.0, host_core_max_pct=60.0)]
