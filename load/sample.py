@@ -185,9 +185,10 @@ def main():
             pass
 
     def ends():
-        # every core's busy time (all but idle and iowait, kernel and interrupts included), for what limited a step
-        row = {"host_busy_ms": [(sum(c) - c.idle - getattr(c, "iowait", 0.0)) * 1000.0
-                                for c in psutil.cpu_times(percpu=True)]}
+        # every core's busy time (all but idle and iowait; kernel, interrupts and steal included; guest time is
+        # already inside user), for what limited a step
+        row = {"host_busy_ms": [(sum(c) - c.idle - sum(getattr(c, k, 0.0) for k in ("iowait", "guest", "guest_nice")))
+                                * 1000.0 for c in psutil.cpu_times(percpu=True)]}
         if proc:
             row.update(thread_cpu(proc))
         for name, p in others.items():
