@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # the same folder: one step's row, what the rows say, the charts
 from steps import (AA_SUFFIX, FIELDS, fmt, hey_rows, one_line, params_of, percentile, read_json,  # noqa: E402
                    read_text, series_names, sort_rows, step_row, worker_ceiling)
-from verdicts import median_rows, saturation, saturation_args, targets  # noqa: E402
+from verdicts import median_rows, saturation, saturation_args, saturation_over_runs, targets  # noqa: E402
 from charts import mode_color, series_for, svg_chart  # noqa: E402
 
 # The settings that make the comparison fair or bound it, printed in every report: (key, what it is)
@@ -376,6 +376,16 @@ def write_html(run, rows, meta, scenarios, worker_pool):
 
 
 # ---------------------------------------------------------------------------------------------- targets
+def per_run_text(meta, mode):
+    """'5,500 / 4,000 / 7,000 (median 5,500)': a series' saturation point in each run of a --runs summary."""
+    per = (meta or {}).get("saturation_runs", {}).get(mode)
+    if not per:
+        return ""
+    known = sorted(x for x in per if x)
+    med = f" (median {fmt(known[(len(known) - 1) // 2], 0)})" if known else ""
+    return " / ".join(fmt(x, 0) if x else "none" for x in per) + med
+
+
 def targets_md(rows, meta, worker_pool):
     t = targets(rows, worker_pool)
     if not t:
@@ -384,8 +394,11 @@ def targets_md(rows, meta, worker_pool):
     lines += [f"| {a} | {b} | {c} |" for a, b, c in t]
     sat = saturation(rows, **saturation_args(meta))
     if sat:
-        lines += ["", "## Saturation (io)", "", "| series | highest rate fully served, p99 < 2x delay | limit |",
-                  "|---|---|---|"] + [f"| {m} | {fmt(x, 0) if x else 'none'} | {w} |" for m, x, w in sat]
+        runs = "saturation_runs" in (meta or {})
+        lines += ["", "## Saturation (io)", "", "| series | highest rate fully served, p99 < 2x delay"
+                  + (" (median rows) | in each run | " if runs else " | ") + "limit |", "|---|---|---|" + ("---|" if runs else "")]
+        lines += [f"| {m} | {fmt(x, 0) if x else 'none'} | " + (f"{per_run_text(meta, m)} | " if runs else "")
+                  + f"{w} |" for m, x, w in sat]
     return lines + [""]
 
 
@@ -407,10 +420,13 @@ def targets_html(rows, meta, worker_pool):
                      f"<td class='l'>{e(b)}</td><td class='l'>{e(c)}</td></tr>" for a, b, c in t) + "</table>")
     sat = saturation(rows, **saturation_args(meta))
     if sat:
+        runs = "saturation_runs" in (meta or {})
         out += ("<h3>Saturation (io): highest rate with 100% success and p99 under 2x the delay</h3>"
-                "<table class='d'><tr><th>series</th><th>rate</th><th>what limited the next rate</th></tr>"
+                "<table class='d'><tr><th>series</th><th>rate" + (" (median rows)</th><th>in each run</th>" if runs else "</th>")
+                + "<th>what limited the next rate</th></tr>"
                 + "".join(f"<tr><td class='l'>{e(m)}</td><td>{fmt(x, 0) if x else 'none'}</td>"
-                          f"<td class='l'>{e(w)}</td></tr>" for m, x, w in sat) + "</table>")
+                          + (f"<td class='l'>{e(per_run_text(meta, m))}</td>" if runs else "")
+                          + f"<td class='l'>{e(w)}</td></tr>" for m, x, w in sat) + "</table>")
     return out
 
 
@@ -429,6 +445,8 @@ def median(out, runs, worker_pool):
     meta["command"] = f"medians of {len(runs)} runs: " + ", ".join(
         m.get("command", "?") + f" ({os.path.basename(r.rstrip('/'))})" for m, r in zip(metas, runs))
     meta["mode_order"] = [m.get("mode_order") for m in metas]
+    meta["saturation_runs"] = saturation_over_runs([saturation(rr, **saturation_args(m))
+                                                    for rr, m in zip(runs_rows, metas)])
     with open(os.path.join(out, "machine.json"), "w") as f:
         json.dump(meta, f, indent=1)
     publish(out, rows, meta, worker_pool)

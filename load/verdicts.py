@@ -211,6 +211,16 @@ def saturation(rows, cores=None, app_cores=None):
     return out
 
 
+def saturation_over_runs(per_run):
+    """{series: [highest rate or None, one per run]} from one saturation() list per run: the median summary's rows mix
+    runs per step, so the saturation point over several runs is read from each run's own rows."""
+    out = {}
+    for k, sat in enumerate(per_run):
+        for mode, rate, _ in sat:
+            out.setdefault(mode, [None] * len(per_run))[k] = rate
+    return out
+
+
 def saturation_args(meta):
     """The cores the machine had and the app was given (--cpus app=N), from machine.json."""
     meta = meta or {}

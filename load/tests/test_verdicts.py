@@ -110,3 +110,8 @@ def test_socket_client_targets_compare_with_reactive_and_with_the_rest_client():
     assert t["io: virtual+socket CPU ms/req <= 1.0 x reactive's (steps both serve fully)"][1] == "FAIL"   # 1.3x at 4,000
     cut = t["io: virtual+socket CPU ms/req <= 0.8 x virtual's with the REST client at 2,500 and 4,000 req/s"]
     assert cut == ("2,500/s 0.67x, 4,000/s 0.87x", "FAIL")
+
+
+def test_saturation_over_runs_keeps_each_runs_point():
+    runs = [[("virtual", 5500.0, "x"), ("reactive", None, "y")], [("virtual", 4000.0, "x"), ("reactive", 7000.0, "y")]]
+    assert verdicts.saturation_over_runs(runs) == {"virtual": [5500.0, 4000.0], "reactive": [None, 7000.0]}
