@@ -155,7 +155,7 @@ case "$experiment" in
   E8|e8) scenarios=pinning,pinning-reentrant; modes=virtual,worker; export DELAY=100; rates=20,100,400; conc=10,300 ;;
   saturate) scenarios=io; tools=vegeta; rates=1000,2500,4000,5500,7000,8500,10000 ;;
   cost) scenarios=io,fanout; cost=1; duration=10s; : "${aa:=none}" ;;
-  *) die "unknown experiment '$experiment' (E1 .. E8, saturate)" ;;
+  *) die "unknown experiment '$experiment' (E1 .. E8, saturate, cost)" ;;
 esac
 WARMUP_MAX="${WARMUP_MAX:-45}"
 RAMP_IN="${RAMP_IN:-$([ "$quick" = 1 ] && echo 0s || echo 1s)}"

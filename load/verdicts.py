@@ -197,7 +197,7 @@ def saturation(rows, cores=None, app_cores=None):
             why = "the load generator's CPU"
         elif dly >= 90:
             why = "the delay service's CPU"
-        elif app_cores and busiest is not None and busiest >= 90 and app < 90 * app_cores:
+        elif app_cores and busiest is not None and busiest >= 90:   # the app's own core was checked above
             why = "the cores left to the generator, delay service and database"
         elif (host if host is not None else app + gen + dly) >= 80 * cores:
             why = "the machine's CPU (app, generator, delay service, database and kernel together)"
