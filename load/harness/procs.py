@@ -19,9 +19,22 @@ STOP_ALL_GRACE_S = 7
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
+_sink = None
+
+
+def set_log_sink(fn):
+    """Routes log lines to FN (the live progress panel prints them above itself); None: stderr."""
+    global _sink
+    _sink = fn
+
+
 def log(msg):
     """One timestamped line on stderr, as the bash scripts wrote them."""
-    print(f"[{datetime.now():%H:%M:%S}] {msg}", file=sys.stderr, flush=True)
+    line = f"[{datetime.now():%H:%M:%S}] {msg}"
+    if _sink:
+        _sink(line)
+    else:
+        print(line, file=sys.stderr, flush=True)
 
 
 class Terminated(BaseException):
