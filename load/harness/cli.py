@@ -39,7 +39,7 @@ class Parser(argparse.ArgumentParser):
         # -h wins over every other argument and over a missing value, as in the bash option loops
         if any(a in ("-h", "--help") for a in argv):
             print(usage_text(self.command), end="")
-            raise SystemExit(0)
+            return None
         return self.parse_args(argv)
 
 
@@ -101,6 +101,8 @@ def main(argv=None):
     from .procs import Terminated
     try:
         args = parser().parse(rest)
+        if args is None:
+            return 0
         args.argv = rest
         return importlib.import_module(module).run(args)
     except Fatal as e:

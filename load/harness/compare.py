@@ -467,12 +467,14 @@ class Run:
 
     def _facts(self, app_desc, vegeta_version):
         s = self.s
-        return machine.facts(java=self.java or None, app=machine.app_info(self.url), **{
-            "app": app_desc, "java_opts": s.app_java_opts, "started": self.started, "command": self.cmdline,
+        facts = machine.facts(java=self.java or None, app=machine.app_info(self.url), **{
+            "java_opts": s.app_java_opts, "started": self.started, "command": self.cmdline,
             "vegeta": f"vegeta {vegeta_version} ({os.environ['VEGETA']})", "hey": f"hey ({os.environ['HEY']})",
             "reuse": str(int(s.reuse)), "duration": s.duration, "warmup": s.warmup, "experiment": s.experiment,
             "mode_order": plan.mode_order(s), "placement": self.placement, "app_cores": self.app_cores,
             "metrics_interval": s.metrics_interval})
+        facts["app"] = app_desc
+        return facts
 
     # ------------------------------------------------------------------------------------------ the run
     def run(self):
@@ -506,10 +508,7 @@ class Run:
                     else:
                         self.smoke(st.series)
                         self.warm(st.series)
-                eta = self.eta(i)
-                log(f"step {i + 1}/{len(self.plan)}: {st.series} {st.scenario} {st.tool} {st.level}{unit(st.tool)} "
-                    f"for {s.duration}, ~{eta:.0f} s left")
-                progress.step(i + 1, st, eta, unit(st.tool))
+                progress.step(i + 1, st, self.eta(i), unit(st.tool))
                 progress.headline(self.run_step(i + 1, st))
         self.stop_system()
         rc, text = report_cli("build", self.out)

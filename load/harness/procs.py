@@ -87,8 +87,8 @@ def stop_trees(roots, sig=signal.SIGTERM, grace_s=20.0):
     if not procs:
         return
     _signal(procs, sig)
-    _, left = psutil.wait_procs(procs, timeout=0 if sig == signal.SIGKILL else grace_s)
-    if left:
+    _, left = psutil.wait_procs(procs, timeout=5 if sig == signal.SIGKILL else grace_s)
+    if left and sig != signal.SIGKILL:
         log(f"{', '.join(str(p.pid) for p in left)} ignored {signal.Signals(sig).name} for {grace_s:g} s, killing")
         _signal(left, signal.SIGKILL)
         psutil.wait_procs(left, timeout=5)
