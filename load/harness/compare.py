@@ -463,7 +463,8 @@ class Run:
         """Seconds left before step INDEX (0-based): the model, with this run's own timings once it has some."""
         mean = lambda xs, d: sum(xs) / len(xs) if xs else d   # noqa: E731
         return plan.estimate_s(self.s, self.plan, index, max(0.3, mean(self.overheads, plan.STEP_OVERHEAD_S)),
-                               mean(self.startups, plan.APP_START_S), mean(self.warmups, plan.warmup_s(self.s)))
+                               mean(self.startups, plan.APP_START_S), mean(self.warmups, plan.warmup_s(self.s)),
+                               prepared=True)
 
     def _facts(self, app_desc, vegeta_version):
         s = self.s
