@@ -578,6 +578,19 @@ def newer_than(ref, paths):
     return ""
 
 
+def one_run_argv(argv):
+    """ARGV without --runs, --out and --rotate (and their values): the command line of one of N runs."""
+    once, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a in ("--runs", "--out", "--rotate"):
+            skip = True
+        elif not a.startswith(("--runs=", "--out=", "--rotate=")):
+            once.append(a)
+    return once
+
+
 def default_out():
     return os.path.join(LOAD_DIR, "results", datetime.now().strftime("%Y%m%d-%H%M%S"))
 
@@ -602,14 +615,7 @@ def run(args):
             return Run(s, steps, out, "load/compare.sh" + "".join(" " + a for a in argv), ps).run()
     out = os.path.abspath(s.out or default_out())
     os.makedirs(out, exist_ok=True)
-    once, skip = [], False   # the arguments without --runs, --out and --rotate
-    for a in argv:
-        if skip:
-            skip = False
-        elif a in ("--runs", "--out", "--rotate"):
-            skip = True
-        elif not a.startswith(("--runs=", "--out=", "--rotate=")):
-            once.append(a)
+    once = one_run_argv(argv)
     done = []
     for k in range(1, s.runs + 1):
         log(f"run {k} of {s.runs} -> {out}/run-{k}")
