@@ -20,6 +20,7 @@ import concurrent.futures
 import datetime
 import json
 import pathlib
+import re
 import sys
 import threading
 import time
@@ -170,7 +171,7 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
     violations = [t for t in without_ack if t not in unknown]
     missing = sorted(set(acked) - found)
     after_db = None
-    if db_back:
+    if db_back is not None:
         since_ns = db_back * 1e9
         late = [r for r in results if _ts_ns(r["timestamp"]) >= since_ns]
         after_db = {"requests": len(late), "2xx": sum(200 <= r["code"] < 300 for r in late)}
@@ -205,16 +206,10 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
 
 
 def _ts_ns(ts):
-    """Vegeta's RFC 3339 timestamp with nanoseconds -> epoch nanoseconds."""
-    main, _, rest = ts.partition(".")
-    frac, tz = rest, ""
-    for sep in ("Z", "+", "-"):
-        if sep in rest:
-            i = rest.index(sep)
-            frac, tz = rest[:i], rest[i:]
-            break
-    tz = "+00:00" if tz in ("", "Z") else tz
-    dt = datetime.datetime.fromisoformat(main + tz)
+    """Vegeta's RFC 3339 timestamp -> epoch nanoseconds (Go leaves out a fraction that is zero)."""
+    m = re.fullmatch(r"([^.Z+]+?)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?", ts)
+    main, frac, tz = m.group(1), m.group(2) or "", m.group(3) or "Z"
+    dt = datetime.datetime.fromisoformat(main + ("+00:00" if tz == "Z" else tz))
     return int(dt.timestamp()) * 1_000_000_000 + int((frac + "000000000")[:9])
 
 
