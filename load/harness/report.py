@@ -99,10 +99,12 @@ def write_csv_json(run, rows):
 
 
 MD_COLS = [("mode", "mode"), ("tool", "tool"), ("load", "load"), ("achieved_rps", "ok req/s"),
-           ("success_pct", "ok %"), ("p50_ok_ms", "p50 ok ms"), ("p99_ok_ms", "p99 ok ms"), ("p50_ms", "p50 ms"), ("p90_ms", "p90 ms"), ("p99_ms", "p99 ms"),
+           ("success_pct", "ok %"), ("p50_ok_ms", "p50 ok ms"), ("p99_ok_ms", "p99 ok ms"), ("p50_ms", "p50 ms"),
+           ("p90_ms", "p90 ms"), ("p99_ms", "p99 ms"),
            ("p999_ms", "p99.9 ms"), ("p99_all_ms", "p99 incl. ramp-in"), ("max_ms", "max ms"),
            ("cpu_ms_per_req", "CPU ms/req"), ("cpu_pct", "app CPU %"), ("gen_cpu_pct", "gen CPU %"),
-           ("delay_cpu_pct", "delay CPU %"), ("host_cpu_pct", "machine CPU %"), ("jit_pct", "JIT %"), ("rss_peak_mib", "RSS MiB"),
+           ("delay_cpu_pct", "delay CPU %"), ("host_cpu_pct", "machine CPU %"), ("jit_pct", "JIT %"),
+           ("rss_peak_mib", "RSS MiB"),
            ("threads_peak", "threads"), ("heap_peak_mib", "heap MiB"),
            ("pinned_events", "pinned"), ("db_pool_active_peak", "pool act"),
            ("db_pool_awaiting_peak", "pool wait"), ("status_codes", "status"), ("flags", "flags")]
@@ -160,7 +162,8 @@ def write_md(run, rows, meta, scenarios, worker_pool):
               "utime+stime during the step over successful requests (delay service not included). threads = "
               "peak OS threads of the app (platform threads). Flags: LOW_SEND_RATE = Vegeta sent < 95% of the "
               "asked rate (generator-limited, latency under-reported); BELOW_RATE = answers fell > 5% behind "
-              "the asked rate (server saturated); ERRORS = success < 100%; NO_SAMPLES = no process samples; APP_UNRESPONSIVE = the "
+              "the asked rate (server saturated); ERRORS = success < 100%; NO_SAMPLES = no process samples; "
+              "APP_UNRESPONSIVE = the "
               "app did not answer one more request after the step (thread dump in the step folder) and was "
               "restarted.", ""]
     lines += targets_md(rows, meta, worker_pool)
@@ -307,13 +310,15 @@ def targets_md(rows, meta, worker_pool):
     if sat:
         runs = "saturation_runs" in (meta or {})
         lines += ["", "## Saturation (io)", "", "| series | highest rate fully served, p99 < 2x delay"
-                  + (" (median rows) | in each run | " if runs else " | ") + "limit |", "|---|---|---|" + ("---|" if runs else "")]
+                  + (" (median rows) | in each run | " if runs else " | ") + "limit |",
+                  "|---|---|---|" + ("---|" if runs else "")]
         lines += [f"| {m} | {fmt(x, 0) if x else 'none'} | " + (f"{per_run_text(meta, m)} | " if runs else "")
                   + f"{w} |" for m, x, w in sat]
     return lines + [""]
 
 
-TARGETS_NOTE = ("The performance targets (docs/results.md \"Targets\"), judged on this run's rows: latency on successes only "
+TARGETS_NOTE = ("The performance targets (docs/results.md \"Targets\"), judged on this run's rows: latency on "
+                "successes only "
                 "(p99 ok), beside the success rate. A ratio within the A/A spread (the same mode measured twice in "
                 "this run) is 'within noise', not PASS or FAIL. They are meant for a "
                 "default run or the medians of several (5 s steps after the warm-up); --quick steps are too short.")

@@ -158,3 +158,20 @@ def test_hostile_reads_one_mode_of_a_series_and_takes_hdr_percentiles(http_serve
     assert hostile.pct([0.001 * i for i in range(1, 101)], 99) == pytest.approx(99.0, rel=0.01)
     assert hostile.pct([], 50) is None
     assert hostile.get(base + "/nope")[0] == 404 and hostile.get("http://127.0.0.1:9/", timeout=1)[0] == 0
+
+
+def test_hostile_idle_and_cpu_flood_checks_judge_what_a_server_answers(http_server, tmp_path):
+    base, routes = http_server
+    routes["/virtual/io"] = routes["/worker/io"] = (200, "ok")
+    routes["/reactive/cpu"] = (400, '{"detail": "n must be in 1..100000 in reactive mode"}')
+    host, port = base.rsplit("/", 1)[1].split(":")
+    assert hostile.check_idle(base, host, int(port), tmp_path, 5)
+    rec = json.loads((tmp_path / "5a-hostile-idle.json").read_text())
+    assert rec["pass"] and rec["figures"]["idle_connections"] == 5 and len(rec["figures"]["probes"]) == 4
+    assert hostile.check_cpu_flood(base, tmp_path, 0.5)
+    rec = json.loads((tmp_path / "5b-hostile-cpu.json").read_text())
+    flood = rec["figures"]["flood"]
+    assert rec["figures"]["reactive_n"] == 100000 and flood["codes"] == {"400": flood["requests"]}
+    routes["/worker/io"] = (503, "busy")
+    assert not hostile.check_cpu_flood(base, tmp_path, 0.2)          # one mode not answering 200 fails it
+    assert not hostile.check_admission(base, host, int(port), tmp_path)   # no admission_limit in /q/metrics

@@ -8,7 +8,7 @@ INFO = {"settings": {"quarkus.thread-pool.max-threads": "200", "bench.max-in-fli
 
 
 def test_facts_of_this_machine_and_the_extras():
-    f = machine.facts(java=sys.executable.replace("python", "no-such-java"), app_info=None, extra={"app": "x", "runs": 3})
+    f = machine.facts(java=sys.executable.replace("python", "no-such-java"), extra={"app": "x", "runs": 3})
     assert f["cores"] >= 1 and f["memory_mib"] > 0 and f["kernel"] and f["os"] and f["python"]
     assert f["jdk"] is None                       # a java that cannot run
     assert f["app"] == "x" and f["runs"] == 3

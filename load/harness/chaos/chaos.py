@@ -197,7 +197,8 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
         "found_without_ack": len(violations), "found_unknown_client_gave_up": len(unknown),
         "after_db_back": after_db,
         "examples": (ack_problems + unreadable)[:5] + [
-            f"{t}: in DB, request answered {by_tag[t]['code'] if t in by_tag else 'never sent'}" for t in violations[:5]],
+            f"{t}: in DB, request answered {by_tag[t]['code'] if t in by_tag else 'never sent'}"
+            for t in violations[:5]],
     }
     figures["pass"] = (len(results) > 0 and not dup_tags and not ack_problems and not unreadable and not missing
                        and not violations and figures["duplicate_rows"] == 0
@@ -239,7 +240,8 @@ def line_of(rec):
         if isinstance(v, dict) and "acknowledged" in v:
             parts.append(f"{v['requests']} req, errors {v['errors_by_status']}, acknowledged {v['acknowledged']}, "
                          f"found {v['found_in_db']}, found without ack {v['found_without_ack']}, "
-                         f"unknown {v['found_unknown_client_gave_up']}, ack not readable {v['acknowledged_not_readable']}, "
+                         f"unknown {v['found_unknown_client_gave_up']}, "
+                         f"ack not readable {v['acknowledged_not_readable']}, "
                          f"after DB back {v['after_db_back']}")
         elif isinstance(v, dict) and "requests" in v and "codes" in v:
             parts.append(f"{k}: {v['requests']} req at {v.get('rate', '?')}/s, codes {v['codes']}")

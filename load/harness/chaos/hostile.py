@@ -132,7 +132,8 @@ def check_cpu_flood(base, checks, flood_s):
     stop.set()
     for t in probes:
         t.join(15)
-    baseline = {mode: {"requests": len(lat), "p50_ms": pct(lat, 50), "p99_ms": pct(lat, 99)} for mode, lat in latencies.items()}
+    baseline = {mode: {"requests": len(lat), "p50_ms": pct(lat, 50), "p99_ms": pct(lat, 99)}
+                for mode, lat in latencies.items()}
     latencies = {"virtual": [], "worker": []}
     codes = {"virtual": {}, "worker": {}}
     stop.clear()
