@@ -1,6 +1,7 @@
 """The one command line of the harness: `vtvr-harness SUBCOMMAND [options]`, each subcommand's options parsed here."""
 import argparse
 import importlib
+import re
 import runpy
 import sys
 from importlib import resources
@@ -29,14 +30,16 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         if message.startswith("unrecognized arguments: "):
-            message = f"unknown option '{message.split(': ', 1)[1].split()[0]}'"
-        raise Fatal(f"{message} ({self.prog} -h lists them)")
+            option = message.split(": ", 1)[1].split()[0].split("=")[0]
+            raise Fatal(f"unknown option '{option}' ({self.prog} -h lists them)")
+        needs = re.match(r"argument (\S+?)(/\S+)?: expected one argument", message)
+        raise Fatal(f"{needs.group(1)} needs a value" if needs else message)
 
     def parse(self, argv):
         # -h wins over every other argument and over a missing value, as in the bash option loops
         if any(a in ("-h", "--help") for a in argv):
             print(usage_text(self.command), end="")
-            raise SystemExit(0)
+            return None
         return self.parse_args(argv)
 
 
@@ -95,9 +98,17 @@ def main(argv=None):
         print(f"error: unknown command '{command}' (vtvr-harness -h lists them)", file=sys.stderr)
         return 2
     parser, module = commands[command]
+    from .procs import Terminated
     try:
         args = parser().parse(rest)
+        if args is None:
+            return 0
+        args.argv = rest
         return importlib.import_module(module).run(args)
     except Fatal as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        return 130
+    except Terminated:
+        return 143
