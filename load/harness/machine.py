@@ -59,15 +59,15 @@ def app_info(base_url, timeout=10.0):
             "java": (info.get("java") or {}).get("version"), "info": info}
 
 
-def facts(java=None, app_info=None, extra=None):
+def facts(java=None, app=None, **extra):
     """machine.json of a run: this machine (psutil, platform), the JDK that JAVA names, the app's settings and
-    Quarkus version from APP_INFO (an app_info() answer) and the EXTRA dict's keys as given."""
-    app = app_info or {}
+    Quarkus version from APP (an app_info() answer) and the EXTRA keys as given."""
+    app = app or {}
     info = {"cores": psutil.cpu_count(), "physical_cores": psutil.cpu_count(logical=False), "cpu": cpu_model(),
             "memory_mib": psutil.virtual_memory().total // (1024 * 1024), "os": os_name(),
             "kernel": platform.release(), "python": platform.python_version(),
             "quarkus": app.get("quarkus"), "app_java": app.get("java"),
             "jdk": java_version(java) if java else None, "git_commit": git_commit()}
-    info.update(extra or {})
+    info.update(extra)
     info["settings"] = dict(app.get("settings") or {})
     return info

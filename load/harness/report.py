@@ -421,7 +421,9 @@ def machine_json(java=None, app_url=None, sets=(), lists=()):
     """machine.json's facts (machine.facts) with the app's from its /q/info at APP_URL and KEY=VALUE extras."""
     extra = dict(kv.split("=", 1) for kv in sets)
     extra.update({k: [x for x in v.split(",") if x] for k, v in (kv.split("=", 1) for kv in lists)})
-    return machine.facts(java=java, app_info=machine.app_info(app_url) if app_url else None, extra=extra)
+    facts = machine.facts(java=java, app=machine.app_info(app_url) if app_url else None)
+    facts.update(extra)   # after: an extra may be named app (the app's description)
+    return facts
 
 
 def parser():

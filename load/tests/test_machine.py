@@ -8,10 +8,10 @@ INFO = {"settings": {"quarkus.thread-pool.max-threads": "200", "bench.max-in-fli
 
 
 def test_facts_of_this_machine_and_the_extras():
-    f = machine.facts(java=sys.executable.replace("python", "no-such-java"), extra={"app": "x", "runs": 3})
+    f = machine.facts(java=sys.executable.replace("python", "no-such-java"), app_desc="x", runs=3)
     assert f["cores"] >= 1 and f["memory_mib"] > 0 and f["kernel"] and f["os"] and f["python"]
     assert f["jdk"] is None                       # a java that cannot run
-    assert f["app"] == "x" and f["runs"] == 3
+    assert f["app_desc"] == "x" and f["runs"] == 3
     assert f["settings"] == {} and f["quarkus"] is None
 
 
@@ -21,7 +21,7 @@ def test_the_app_tells_its_settings_and_versions(http_server):
     app = machine.app_info(base)
     assert app["settings"]["bench.max-in-flight"] == "5000"
     assert app["quarkus"] == "3.30.6" and app["java"] == "25.0.3"
-    f = machine.facts(app_info=app)
+    f = machine.facts(app=app)
     assert f["settings"]["quarkus.thread-pool.max-threads"] == "200" and f["quarkus"] == "3.30.6"
 
 
