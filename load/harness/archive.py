@@ -7,8 +7,10 @@ import tarfile
 import tempfile
 
 ARCHIVE = "steps.tar.xz"
-# what a result's pages quote or link: kept as files, at any depth outside a run's raw folders
-QUOTED = {"summary.csv", "summary.json", "summary.md", "report.html", "machine.json", "runs.csv", "buckets.txt"}
+# what a result's pages quote or link: kept as files, at any depth outside a run's raw folders (summary.csv, the
+# same rows as summary.json, goes into the archive of a new result)
+QUOTED = {"summary.json", "summary.md", "report.html", "machine.json", "runs.csv", "buckets.txt"}
+KEPT = QUOTED | {"summary.csv"}   # quoted by results published before
 RAW_DIRS = ("steps",)   # plus run-N: one run of a --runs result, whose own summary the medians replace
 # per-request records (a Vegeta results.bin, a hey CSV): megabytes per step, their figures are in summary.json
 PER_REQUEST = {"results.bin", "results.csv"}
@@ -18,13 +20,13 @@ def _raw_dir(part):
     return part in RAW_DIRS or (part.startswith("run-") and part[4:].isdigit())
 
 
-def is_quoted(rel):
-    """True for a file (path relative to the result) that stays as a file: a quoted name or a page (.md, .svg),
+def is_quoted(rel, names=QUOTED):
+    """True for a file (path relative to the result) that stays as a file: one of NAMES or a page (.md, .svg),
     outside steps/ and run-N/."""
     parts = rel.split(os.sep)
     if any(_raw_dir(p) for p in parts[:-1]):
         return False
-    return parts[-1] in QUOTED or parts[-1].endswith((".md", ".svg"))
+    return parts[-1] in names or parts[-1].endswith((".md", ".svg"))
 
 
 def files(root):
@@ -59,7 +61,7 @@ def repack(result):
     """A published result folder in place: every file that is not quoted moves into its steps.tar.xz (added to an
     archive already there). Returns the files moved."""
     archive = os.path.join(result, ARCHIVE)
-    moved = [rel for rel in files(result) if rel != ARCHIVE and not is_quoted(rel)]
+    moved = [rel for rel in files(result) if rel != ARCHIVE and not is_quoted(rel, KEPT)]
     if not moved:
         return []
     with tempfile.TemporaryDirectory() as tmp:

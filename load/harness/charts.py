@@ -102,12 +102,13 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
         out.append(f'<g fill="{s["color"]}">')
         for x, y, flagged, tip in sp:
             cx, cy = fx(x) + dx, fy(y)
-            out.append(f'<g><title>{e(tip)}</title>' if tips is None else f'<g data-t="{tips.ref(tip)}">')
+            # a hover text of its own (a standalone SVG) or the page's text number TIPS gives (data-t)
+            ref, title = ("", f"<title>{e(tip)}</title>") if tips is None else (f' data-t="{tips.ref(tip)}"', "")
+            out.append(f"<g{ref}>{title}")
             if flagged:
                 out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="7" class="flag"/>')
-            shape = (f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7"/>'
-                     if s.get("dash") else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.8"/>')
-            out.append(shape + "</g>")
+            out.append((f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7"/>' if s.get("dash")
+                        else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.8"/>') + "</g>")
         out.append("</g>")
     for s, (lx, line) in zip(series, legend, strict=True):  # legend between the titles and the plot
         label, y = s["name"], mt - 12 - 14 * (ly - line)

@@ -94,8 +94,9 @@ def write_csv_json(run, rows):
             w.writerow({k: "" if r.get(k) is None else json.dumps(r[k]) if isinstance(r[k], dict) else r[k]
                         for k in FIELDS})
     meta = read_json(os.path.join(run, "machine.json"), {})
-    with open(os.path.join(run, "summary.json"), "w") as f:
-        json.dump({"machine": meta, "rows": rows}, f, indent=1)
+    with open(os.path.join(run, "summary.json"), "w") as f:   # one row a line: a fifth smaller than indented
+        f.write('{"machine": ' + json.dumps(meta, indent=1) + ',\n"rows": [\n'
+                + ",\n".join(json.dumps(r) for r in rows) + "\n]}\n")
 
 
 MD_COLS = [("mode", "mode"), ("tool", "tool"), ("load", "load"), ("achieved_rps", "ok req/s"),
