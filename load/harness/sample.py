@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """Samples the server while a load step runs; the runner starts and stops it.
 
 Usage: vtvr-harness sample --pid PID --out FILE [--interval 0.25] [--metrics URL] [--metrics-interval 0.5]
-                      [--also NAME=PID ...]
+                           [--also NAME=PID ...]
        vtvr-harness sample --metrics URL --out FILE     (a remote app: no pid, every figure from its /q/metrics)
-       vtvr-harness sample --pid PID --once              (one sample with the JIT/GC split, to stdout)
-       vtvr-harness sample --pid PID --scrape-cost URL   (CPU ms of one /q/metrics scrape at idle, to stdout)
+       vtvr-harness sample --pid PID --once             (one sample with the JIT/GC split, to stdout)
+       vtvr-harness sample --pid PID --scrape-cost URL  (CPU ms of one /q/metrics scrape at idle, to stdout)
 
 Every INTERVAL seconds it appends a JSON line to FILE with the process's CPU time (user+system, psutil, in ms),
 resident memory and live OS threads (for a JVM these are platform threads: carriers, event loops, workers, GC,

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Check 5 of load/chaos.sh: one hostile client must not take the service down (issue 12; docs/hostile-clients.md).
 Writes one check record per sub-check into the checks folder (the format of chaos.write_check).
 
