@@ -243,7 +243,8 @@ def line_of(rec):
                          f"ack not readable {v['acknowledged_not_readable']}, "
                          f"after DB back {v['after_db_back']}")
         elif isinstance(v, dict) and "requests" in v and "codes" in v:
-            parts.append(f"{k}: {v['requests']} req at {v.get('rate', '?')}/s, codes {v['codes']}")
+            parts.append(f"{k}: {v['requests']} req" + (f" at {v['rate']}/s" if "rate" in v else "")
+                         + f", codes {v['codes']}")
         elif isinstance(v, dict) and "recovery_s" in v:
             parts.append(f"recovery {v['recovery_s']} s (limit {v['limit_s']} s)"
                          + (f", still failing {v['still_failing']}" if v["still_failing"] else ""))
