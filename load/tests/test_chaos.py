@@ -11,13 +11,20 @@ from harness.chaos import chaos, hostile
 
 def test_targets_tag_every_request_and_round_robin_the_modes(tmp_path):
     out = tmp_path / "targets.jsonl"
-    chaos.write_targets("http://h", ["virtual=/virtual/orders", "reactive=/reactive/orders?delay=0"], "r1", 4, out)
+    chaos.write_targets("http://h", ["/virtual/orders", "/reactive/orders?delay=0"], "r1", 4, out)
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert [t["url"] for t in lines] == ["http://h/virtual/orders?tag=chaos-r1-0",
                                          "http://h/reactive/orders?delay=0&tag=chaos-r1-1",
                                          "http://h/virtual/orders?tag=chaos-r1-2",
                                          "http://h/reactive/orders?delay=0&tag=chaos-r1-3"]
     assert json.loads(base64.b64decode(lines[1]["body"]))["customer"] == "chaos-r1-1"
+
+
+def test_the_command_line_takes_mode_equals_path(tmp_path):
+    out = tmp_path / "t.jsonl"
+    chaos.main(["targets", "--base", "http://h", "--path", "worker=/worker/orders?delay=100", "--runid", "r",
+                "--count", "1", "--out", str(out)])
+    assert json.loads(out.read_text())["url"] == "http://h/worker/orders?delay=100&tag=chaos-r-0"
 
 
 def test_report_figures_of_a_vegeta_report():

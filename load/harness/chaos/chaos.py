@@ -42,8 +42,7 @@ def get(url, timeout):
 
 
 def write_targets(base, paths, runid, count, out, prefix="chaos"):
-    """COUNT Vegeta JSON targets into the file OUT (PATHS: a list of paths, or MODE=PATH items)."""
-    paths = [p.split("=", 1)[-1] for p in paths]
+    """COUNT Vegeta JSON targets into the file OUT, round-robin over PATHS (a list of paths with their query)."""
     with open(out, "w") as f:
         for n in range(count):
             path = paths[n % len(paths)]
@@ -244,7 +243,8 @@ def line_of(rec):
                          f"ack not readable {v['acknowledged_not_readable']}, "
                          f"after DB back {v['after_db_back']}")
         elif isinstance(v, dict) and "requests" in v and "codes" in v:
-            parts.append(f"{k}: {v['requests']} req at {v.get('rate', '?')}/s, codes {v['codes']}")
+            parts.append(f"{k}: {v['requests']} req" + (f" at {v['rate']}/s" if "rate" in v else "")
+                         + f", codes {v['codes']}")
         elif isinstance(v, dict) and "recovery_s" in v:
             parts.append(f"recovery {v['recovery_s']} s (limit {v['limit_s']} s)"
                          + (f", still failing {v['still_failing']}" if v["still_failing"] else ""))
@@ -322,7 +322,7 @@ def main(argv=None):
     s.add_argument("--incomplete", action="store_true", help="the run ended early: FAIL whatever the checks say")
     a = p.parse_args(argv)
     if a.cmd == "targets":
-        write_targets(a.base, a.path, a.runid, a.count, a.out, a.prefix)
+        write_targets(a.base, [p.split("=", 1)[1] for p in a.path], a.runid, a.count, a.out, a.prefix)
     elif a.cmd == "report":
         with open(a.file) as f:
             print(json.dumps(report_figures(json.load(f))))
