@@ -92,15 +92,15 @@ def _cluster_se(y, clusters):
 def _two_stage_bootstrap(y, clusters, level, rng, resamples):
     """Percentile interval of the mean: resample invocations, then blocks inside each chosen invocation."""
     groups = [y[[c == k for c in clusters]] for k in sorted(set(clusters), key=str)]
-    g = len(groups)
-    pick = rng.integers(0, g, size=(resamples, g))
-    total, count = np.zeros(resamples), np.zeros(resamples)
-    for gi, vals in enumerate(groups):
-        inner = vals[rng.integers(0, len(vals), size=(resamples, g, len(vals)))].sum(axis=2)  # one per slot
-        chosen = pick == gi
-        total += (inner * chosen).sum(axis=1)
-        count += chosen.sum(axis=1) * len(vals)
-    means = total / count
+    sizes = np.array([len(v) for v in groups])
+    pad = np.zeros((len(groups), sizes.max()))
+    for i, v in enumerate(groups):
+        pad[i, :len(v)] = v
+    chosen = rng.integers(0, len(groups), size=(resamples, len(groups)))           # invocations, per resample
+    k = sizes[chosen]
+    inner = (rng.random((resamples, len(groups), sizes.max())) * k[..., None]).astype(int)   # blocks inside each
+    used = np.arange(sizes.max()) < k[..., None]
+    means = (pad[chosen[..., None], inner] * used).sum(axis=(1, 2)) / k.sum(axis=1)
     a = (1 - level) / 2
     return np.quantile(means, [a, 1 - a]), float(means.std(ddof=1))
 
