@@ -15,7 +15,7 @@ Method, in short (docs/statistics.md says it at length):
   error comes from the invocations: the cluster (invocation) sum of residuals estimator, which for equal blocks per
   invocation is exactly the variance of the invocation means over G, with t on G-1 degrees of freedom. With one
   invocation only, invocation-to-invocation variance is not sampled and the method name says so.
-- **Bootstrap.** BCa (scipy.stats.bootstrap, seeded) for one invocation, n >= 20 blocks and a log-ratio sample whose
+- **Bootstrap.** BCa (scipy.stats.bootstrap, seeded) without invocation nesting, n >= 20 blocks and a log-ratio sample whose
   skewness is more than twice its standard error: BCa corrects skew, but below ~20 blocks any bootstrap interval is
   too narrow, so small samples keep t. With several invocations, method="bootstrap" resamples invocations, then
   blocks inside each (percentile interval; slightly conservative); "auto" keeps the invocation t there, because a
@@ -122,7 +122,7 @@ def interval(log_ratios, invocations=None, level=0.95, method="auto", seed=0):
     if method not in ("auto", "t", "bootstrap"):
         raise ValueError(f"method is auto, t or bootstrap, not {method!r}")
     if method == "auto":
-        method = "bootstrap" if g == n and n >= BOOT_MIN_N and _skew_significant(y) else "t"
+        method = "bootstrap" if not nested and n >= BOOT_MIN_N and _skew_significant(y) else "t"
     m = float(y.mean())
     a = 1 - level
     if np.ptp(y) == 0:                       # every block gave the same ratio (ok_rate of two full series)
@@ -255,9 +255,15 @@ def steps_of(records):
 
 
 # ---------------------------------------------------------------------------------------------- analysis
+def _num(x):
+    """JSON has no infinity: an interval that cannot be drawn (fewer than 2 blocks) has null bounds."""
+    return x if x is not None and math.isfinite(x) and x > 0 else None
+
+
 def _entry(target, scenario, rate, metric, series, pairing, iv, region, aa):
     return {"target": target, "scenario": scenario, "rate": rate, "metric": metric, "series": list(series),
-            "ratio": iv.ratio, "ci_low": iv.low, "ci_high": iv.high, "level": iv.level, "blocks": pairing.blocks,
+            "ratio": _num(iv.ratio), "ci_low": _num(iv.low), "ci_high": _num(iv.high), "level": iv.level,
+            "blocks": pairing.blocks,
             "invocations": iv.invocations, "verdict": None, "aa": aa, "aa_half_width": None, "method": iv.method,
             "blocks_needed": None, "region": list(region), "missing": pairing.missing, "dropped": pairing.dropped,
             "note": ""}
@@ -283,7 +289,7 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
         iv = interval(p.log_ratios, p.invocations, level, method, seed)
         fw = interval(p.log_ratios, p.invocations, 1 - (1 - level) / m, method, seed)
         e = _entry(f"A/A: {ab[0]} / {ab[1]} contains 1.00", scenario, rate, metric, ab, p, iv, (1.0, 1.0), True)
-        e["aa_half_width"] = iv.half_width
+        e["aa_half_width"] = _num(iv.half_width) if iv.half_width else 0.0
         contains = decide(fw, (None, 1.0)) != FAIL and decide(fw, (1.0, None)) != FAIL
         e["verdict"] = PASS if contains else FAIL
         if p.blocks < 2 or p.missing:
@@ -294,10 +300,10 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
             e["note"] = (f"excludes 1.00 on its own, not at the family-wise level over {m} A/A intervals "
                          f"(one in 20 A/A intervals does so by chance)")
         out.append(e)
-        aa_ivs.append(((scenario, rate, metric), iv.half_width))
+        aa_ivs.append(((scenario, rate, metric), e["aa_half_width"]))
     aa_hw = {}
-    for key, hw in aa_ivs:
-        aa_hw[key] = max(aa_hw.get(key, 0.0), hw)
+    for key, hw in aa_ivs:   # None: an A/A without an interval there, which no other pair can make up for
+        aa_hw[key] = None if hw is None or (key in aa_hw and aa_hw[key] is None) else max(aa_hw.get(key, 0.0), hw)
     design_broken = ("A/A interval excludes 1.00 at the family-wise level: " + "; ".join(broken)) if broken else None
 
     for t in targets:

@@ -24,7 +24,7 @@ import numpy as np
 
 ALPHA = 0.05
 RHO = 2           # alpha spent up to a look: ALPHA * (blocks / last look's blocks) ** RHO
-MIN_BLOCKS = 6
+MIN_BLOCKS = 8     # with restarts every 2 blocks: 4 invocations, 3 degrees of freedom at the first look
 N_LOOKS = 3
 
 

@@ -14,8 +14,8 @@ ROW, LABEL_W, PLOT_W, TEXT_W, TOP = 20, 330, 300, 230, 28
 def _domain(entries):
     vals = [1.0]
     for e in entries:
-        vals += [v for v in (e["ci_low"], e["ci_high"], *e["region"]) if v and math.isfinite(v) and v > 0]
-        if e.get("aa_half_width") is not None and math.isfinite(e["aa_half_width"]):
+        vals += [v for v in (e["ci_low"], e["ci_high"], *e["region"]) if v]
+        if e.get("aa_half_width") is not None:
             vals.append(1 + e["aa_half_width"])
     lo, hi = max(min(vals) / 1.05, 0.25), min(max(vals) * 1.05, 4.0)
     return math.log(lo), math.log(hi)
@@ -52,21 +52,23 @@ def svg(entries):
         tip = escape(f"{e['target']} ({e['method']}, {e['blocks']} blocks): {e['verdict']}. {e.get('note') or ''}")
         out.append(f'<g class="row"><title>{tip}</title>')
         hw = e.get("aa_half_width")
-        if hw is not None and math.isfinite(hw):
+        if hw is not None:
             out.append(f'<rect x="{x(1 / (1 + hw)):.1f}" y="{y - 7:.1f}" width="{x(1 + hw) - x(1 / (1 + hw)):.1f}" '
                        f'height="14" fill="#8c959f" fill-opacity="0.25"/>')
         for bound in e["region"]:
             if bound:
                 out.append(f'<line x1="{x(bound):.1f}" y1="{y - 8:.1f}" x2="{x(bound):.1f}" y2="{y + 8:.1f}" '
                            f'stroke="#0969da" stroke-width="2" stroke-dasharray="3,2"/>')
-        if e["ci_low"] > 0 and math.isfinite(e["ci_high"]):
+        if e["ci_low"] and e["ci_high"]:
             out.append(f'<line x1="{x(e["ci_low"]):.1f}" y1="{y:.1f}" x2="{x(e["ci_high"]):.1f}" y2="{y:.1f}" '
                        f'stroke="{colour}" stroke-width="3"/>')
-        out.append(f'<circle cx="{x(e["ratio"]):.1f}" cy="{y:.1f}" r="3.5" fill="{colour}"/>'
-                   f'<text x="{LABEL_W - 6}" y="{y + 4:.1f}" text-anchor="end">{escape(_label(e))}</text>'
+        if e["ratio"]:
+            out.append(f'<circle cx="{x(e["ratio"]):.1f}" cy="{y:.1f}" r="3.5" fill="{colour}"/>')
+        figures = (f'{e["ratio"]:.2f}x [{e["ci_low"]:.2f}, {e["ci_high"]:.2f}]' if e["ci_low"] and e["ci_high"]
+                   else "no interval")
+        out.append(f'<text x="{LABEL_W - 6}" y="{y + 4:.1f}" text-anchor="end">{escape(_label(e))}</text>'
                    f'<text x="{LABEL_W + PLOT_W + 8}" y="{y + 4:.1f}" fill="{colour}">'
-                   f'{e["ratio"]:.2f}x [{e["ci_low"]:.2f}, {e["ci_high"]:.2f}] {escape(_bound(e))} {e["verdict"]}'
-                   f'</text></g>')
+                   f'{figures} {escape(_bound(e))} {e["verdict"]}</text></g>')
     out.append("</svg>")
     return "".join(out)
 

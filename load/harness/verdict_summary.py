@@ -55,7 +55,7 @@ def summary(result):
             more = f"; about {max(need)} blocks would decide it" if need else ""
             parts.append("is not decided at " + ", ".join(_where(x) for x in by["INCONCLUSIVE"]) + more)
         out.append(f"{name}: " + "; ".join(parts) + ".")
-        decisive = by["FAIL"] or [x for x in es if x["ci_low"] > 1 or x["ci_high"] < 1]
+        decisive = by["FAIL"] or [x for x in es if (x["ci_low"] or 0) > 1 or (x["ci_high"] or 2) < 1]
         if decisive:
             worst = max(decisive, key=lambda x: abs(x["ratio"] - 1))
             out.append(f"  In plain terms: {_compare(worst)}.")

@@ -238,16 +238,16 @@ def test_no_success_makes_per_success_figures_inconclusive_and_ok_rate_fail():
     cpu = [e for e in entries(res, "virtual CPU") if e["series"] == ["virtual", "reactive"]]
     assert cpu == []                                    # virtual did not serve fully: cost not judged at all
     assert any(s[0].startswith("virtual CPU") for s in res["skipped"])
-    p99 = [e for e in res["verdicts"] if e["series"] == ["virtual", "reactive"] and e["metric"] == "p99_ok_ms"][0]
+    p99 = next(e for e in res["verdicts"] if e["series"] == ["virtual", "reactive"] and e["metric"] == "p99_ok_ms")
     assert p99["verdict"] == "INCONCLUSIVE" and p99["missing"] == {"virtual": 1} and "no success" in p99["note"]
-    ok = [e for e in res["verdicts"] if e["series"] == ["virtual", "reactive"] and e["metric"] == "ok_rate"][0]
+    ok = next(e for e in res["verdicts"] if e["series"] == ["virtual", "reactive"] and e["metric"] == "ok_rate")
     assert ok["blocks"] == 10 and ok["ci_low"] < 0.9                    # half a success / 5 s, not a crash
 
 
 def test_a_trial_that_could_not_run_drops_its_block():
     recs = simulate(10, {}, seed=13, fail={("virtual+socket", 4): "error"})
     res = run(recs)
-    e = [e for e in res["verdicts"] if e["series"] == ["virtual+socket", "reactive"]][0]
+    e = next(e for e in res["verdicts"] if e["series"] == ["virtual+socket", "reactive"])
     assert e["dropped"] == 1 and e["blocks"] == 9
 
 
@@ -267,7 +267,16 @@ def test_verdict_entries_carry_the_issues_fields_and_serialise():
         assert need <= set(e)
         assert e["metric"] in stats.METRICS and e["verdict"] in ("PASS", "FAIL", "INCONCLUSIVE")
         assert len(e["series"]) == 2 and e["ci_low"] <= e["ratio"] <= e["ci_high"]
-    json.loads(json.dumps(res))
+    json.loads(json.dumps(res, allow_nan=False))
+
+
+def test_one_block_gives_no_interval_and_still_serialises_and_draws():
+    res = run(simulate(1, {}, seed=18))
+    e = res["verdicts"][0]
+    assert e["blocks"] == 1 and e["ci_low"] is None and e["ci_high"] is None and e["verdict"] == "INCONCLUSIVE"
+    json.dumps(res, allow_nan=False)
+    ET.fromstring(verdict_plot.svg(res["verdicts"]))
+    assert verdict_summary.summary(res)
 
 
 # ---------------------------------------------------------------------------------------------- targets
