@@ -311,11 +311,12 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
             if scenario not in t.scenarios or (t.rates is not None and rate not in t.rates):
                 continue
             a, b = t.series
+            present = {r["series"] for r in records if r["scenario"] == scenario and float(r["rate"]) == rate}
+            if a not in present or b not in present:
+                continue
             short = [s for s in t.full if not served_fully(records, s, scenario, rate)]
             if short:
-                if any(r["series"] in (a, b) and r["scenario"] == scenario and float(r["rate"]) == rate
-                       for r in records):
-                    skipped.append((t.name, scenario, rate, f"{' and '.join(short)} did not serve fully"))
+                skipped.append((t.name, scenario, rate, f"{' and '.join(short)} did not serve fully"))
                 continue
             p = pair(records, a, b, scenario, rate, t.metric)
             if not (p.blocks or p.missing or p.dropped):
@@ -339,5 +340,6 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
 
 
 def undecided(result):
-    """The target entries (not A/A) still INCONCLUSIVE in an analyse() result: what keeps a run going."""
-    return [e for e in result["verdicts"] if not e["aa"] and e["verdict"] == INCONCLUSIVE]
+    """The target entries (not A/A) still INCONCLUSIVE in an analyse() result that more blocks could decide: what
+    keeps a run going. An entry whose series served no success in some block stays undecided whatever follows."""
+    return [e for e in result["verdicts"] if not e["aa"] and e["verdict"] == INCONCLUSIVE and not e["missing"]]

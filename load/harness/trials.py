@@ -167,6 +167,14 @@ def look_level(plan_looks, blocks, alpha=ALPHA, rho=RHO):
     return 1 - look_alpha(plan_looks, blocks, alpha, rho)
 
 
+def look_at(plan_looks, blocks, budget_left):
+    """The confidence level to analyse at after BLOCKS blocks, or None when this is no look: a planned look, or a
+    last one when the budget has run out (BUDGET_LEFT false: another block would not fit)."""
+    if blocks in plan_looks or (not budget_left and plan_looks and blocks >= plan_looks[0]):
+        return look_level(plan_looks, blocks)
+    return None
+
+
 def should_stop(plan_looks, blocks, undecided, budget_left):
     """True when the run stops after BLOCKS blocks: at a planned look with every target decided (UNDECIDED: how
     many are still INCONCLUSIVE there), at the last planned look, or when BUDGET_LEFT (bool) has run out."""

@@ -240,6 +240,7 @@ def test_no_success_makes_per_success_figures_inconclusive_and_ok_rate_fail():
     assert any(s[0].startswith("virtual CPU") for s in res["skipped"])
     p99 = next(e for e in res["verdicts"] if e["series"] == ["virtual", "reactive"] and e["metric"] == "p99_ok_ms")
     assert p99["verdict"] == "INCONCLUSIVE" and p99["missing"] == {"virtual": 1} and "no success" in p99["note"]
+    assert p99 not in stats.undecided(res)                  # more blocks cannot decide it: no reason to go on
     ok = next(e for e in res["verdicts"] if e["series"] == ["virtual", "reactive"] and e["metric"] == "ok_rate")
     assert ok["blocks"] == 10 and ok["ci_low"] < 0.9                    # half a success / 5 s, not a crash
 

@@ -101,6 +101,10 @@ def test_looks_and_alpha_spending():
     assert trials.should_stop(looks, 6, 0, True) and not trials.should_stop(looks, 6, 1, True)
     assert not trials.should_stop(looks, 7, 0, True) and trials.should_stop(looks, 7, 3, False)
     assert trials.should_stop(looks, 24, 3, True)
+    assert trials.look_at(looks, 15, True) == trials.look_level(looks, 15)
+    assert trials.look_at(looks, 10, True) is None
+    assert trials.look_at(looks, 10, False) == pytest.approx(1 - (trials.ALPHA - spent[0]))
+    assert trials.look_at(looks, 4, False) is None                  # before the minimum: no verdict at all
 
 
 def sequential(y, keys, looks):
@@ -135,12 +139,12 @@ def run_sequentially(truth, budget_s, seed):
     looks = trials.looks(trials.MIN_BLOCKS, trials.max_blocks(p, budget_s, tm))
     recs = simulate(looks[-1], truth, seed=seed, steps=STEPS)
     for n in range(1, looks[-1] + 1):
-        res = None
-        if n in looks:
-            res = stats.analyse([r for r in recs if r["block"] < n], for_series(SERIES), AA_PAIRS,
-                                trials.look_level(looks, n))
-        if res and trials.should_stop(looks, n, len(stats.undecided(res)), trials.duration_s(p, n, tm) < budget_s):
-            return n, res, looks
+        budget_left = trials.duration_s(p, n + 1, tm) <= budget_s
+        level = trials.look_at(looks, n, budget_left)
+        if level is not None:
+            res = stats.analyse([r for r in recs if r["block"] < n], for_series(SERIES), AA_PAIRS, level)
+            if trials.should_stop(looks, n, len(stats.undecided(res)), budget_left):
+                return n, res, looks
 
 
 def test_a_clear_run_stops_at_the_first_look_and_a_hard_one_at_the_budget():
