@@ -15,11 +15,11 @@ Method, in short (docs/statistics.md says it at length):
   error comes from the invocations: the cluster (invocation) sum of residuals estimator, which for equal blocks per
   invocation is exactly the variance of the invocation means over G, with t on G-1 degrees of freedom. With one
   invocation only, invocation-to-invocation variance is not sampled and the method name says so.
-- **Bootstrap.** BCa (scipy.stats.bootstrap, seeded) without invocation nesting, n >= 20 blocks and a log-ratio sample whose
-  skewness is more than twice its standard error: BCa corrects skew, but below ~20 blocks any bootstrap interval is
-  too narrow, so small samples keep t. With several invocations, method="bootstrap" resamples invocations, then
-  blocks inside each (percentile interval; slightly conservative); "auto" keeps the invocation t there, because a
-  bootstrap over a handful of invocations under-covers.
+- **Bootstrap.** BCa (scipy.stats.bootstrap, seeded) when blocks are not nested in invocations, n >= 20 and the
+  log ratios' skewness is more than twice its standard error: BCa corrects skew, but below ~20 blocks any bootstrap
+  interval is too narrow, so small samples keep t. With several invocations, method="bootstrap" resamples
+  invocations, then blocks inside each (percentile interval; slightly conservative); "auto" keeps the invocation
+  t there, because a bootstrap over a handful of invocations under-covers.
 - **Missing values.** A trial that could not run (`error`: the harness or load tool failed, not the app) drops its
   block for the pairs it belongs to, counted as `dropped`. A per-success figure (CPU ms/req, p99 of successes,
   RSS) with no value means the series served no success in that trial: dropping the block would keep only the
@@ -84,7 +84,7 @@ def _cluster_se(y, clusters):
     for equal cluster sizes."""
     m = y.mean()
     keys = sorted(set(clusters), key=str)
-    sums = np.array([sum(v - m for v, c in zip(y, clusters) if c == k) for k in keys])
+    sums = np.array([sum(v - m for v, c in zip(y, clusters, strict=True) if c == k) for k in keys])
     g, n = len(keys), len(y)
     return math.sqrt(g / (g - 1) * float((sums ** 2).sum()) / n ** 2)
 

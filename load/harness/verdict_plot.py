@@ -8,7 +8,9 @@ from xml.sax.saxutils import escape
 from harness.targets import LABELS
 
 COLOURS = {"PASS": "#1a7f37", "FAIL": "#cf222e", "INCONCLUSIVE": "#9a6700"}
-ROW, LABEL_W, PLOT_W, TEXT_W, TOP = 20, 330, 300, 230, 28
+ROW, LABEL_W, PLOT_W, TEXT_W, TOP = 20, 330, 300, 270, 54
+LEGEND = ("dot: the ratio (geometric mean of the blocks' ratios); bar: its confidence interval; log scale",
+          "grey: the A/A band (1.00 +- the A/A pair's half-width at that step); blue dashes: the target's bound")
 
 
 def _domain(entries):
@@ -40,7 +42,7 @@ def svg(entries):
 
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
             f'font-size="11" role="img" aria-label="ratio and confidence interval per target">')
-    out = [head]
+    out = [head] + [f'<text x="6" y="{12 + 13 * k}" fill="#57606a">{escape(t)}</text>' for k, t in enumerate(LEGEND)]
     for tick in (0.5, 0.8, 1.0, 1.25, 2.0):
         if lo <= math.log(tick) <= hi:
             out.append(f'<line x1="{x(tick):.1f}" y1="{TOP - 6}" x2="{x(tick):.1f}" y2="{height - 4}" '
@@ -48,6 +50,9 @@ def svg(entries):
                        f'<text x="{x(tick):.1f}" y="{TOP - 10}" text-anchor="middle">{tick:g}x</text>')
     for i, e in enumerate(rows):
         y = TOP + ROW * i + ROW / 2
+        if i and e["target"] != rows[i - 1]["target"]:       # a thin rule between targets
+            out.append(f'<line x1="6" y1="{y - ROW / 2:.1f}" x2="{width - 6}" y2="{y - ROW / 2:.1f}" '
+                       f'stroke="#eaeef2"/>')
         colour = COLOURS.get(e["verdict"], "#57606a")
         tip = escape(f"{e['target']} ({e['method']}, {e['blocks']} blocks): {e['verdict']}. {e.get('note') or ''}")
         out.append(f'<g class="row"><title>{tip}</title>')

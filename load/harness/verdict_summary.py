@@ -2,8 +2,12 @@
 costs against the other, which targets hold or miss, and where the evidence is not enough."""
 from __future__ import annotations
 
-NOUNS = {"cpu_ms_per_req": "CPU per request", "p99_ok_ms": "p99 latency (successes)", "rss_mib": "peak memory (RSS)",
-         "ok_rate": "successful requests per second"}
+PHRASES = {   # metric -> (sentence with {a}, {b}, {pct}, {dir}; words for a higher and a lower ratio)
+    "cpu_ms_per_req": ("{a} uses {pct} % {dir} CPU per request than {b}", "more", "less"),
+    "p99_ok_ms": ("{a}'s p99 latency (successes) is {pct} % {dir} than {b}'s", "higher", "lower"),
+    "rss_mib": ("{a}'s peak memory (RSS) is {pct} % {dir} than {b}'s", "higher", "lower"),
+    "ok_rate": ("{a} serves {pct} % {dir} successful requests per second than {b}", "more", "fewer"),
+}
 
 
 def _pct(r):
@@ -15,14 +19,21 @@ def _where(e):
 
 
 def _compare(e):
-    """'virtual+socket: CPU per request 3 % above reactive's' or 'no difference the run can see'."""
+    """'virtual uses 45 % more CPU per request than reactive at io 2,500/s (95 % interval +40 % to +50 %)'."""
     a, b = e["series"]
-    noun = NOUNS[e["metric"]]
-    span = f"(95 % interval {_pct(e['ci_low'])} to {_pct(e['ci_high'])})" if e["level"] >= 0.9495 else \
-        f"({100 * e['level']:.1f} % interval {_pct(e['ci_low'])} to {_pct(e['ci_high'])})"
-    if e["ci_low"] > 1 or e["ci_high"] < 1:
-        return f"{a}'s {noun} is {_pct(e['ratio'])} against {b}'s at {_where(e)} {span}"
-    return f"{a} and {b} differ in {noun} by less than this run can see at {_where(e)} {span}"
+    text, up, down = PHRASES[e["metric"]]
+    span = f"({100 * e['level']:.0f} % interval {_pct(e['ci_low'])} to {_pct(e['ci_high'])})"
+    return (text.format(a=a, b=b, pct=f"{abs(100 * (e['ratio'] - 1)):.0f}", dir=up if e["ratio"] > 1 else down)
+            + f" at {_where(e)} {span}")
+
+
+def _undecided(e):
+    if e["ci_low"] is None:
+        return "no interval"
+    figures = f"{e['ratio']:.2f}x, {e['ci_low']:.2f}-{e['ci_high']:.2f}"
+    if e["blocks_needed"]:
+        return f"{figures}; about {e['blocks_needed']:,} blocks would decide it"
+    return f"{figures}; {'more blocks will not decide it' if e['ci_low'] <= 1 <= e['ci_high'] else e['note']}"
 
 
 def summary(result):
@@ -33,6 +44,11 @@ def summary(result):
         out.append("The design is broken in this run: the A/A pair, the same app measured twice, differed by more "
                    "than chance allows (" + result["design_broken"].split(": ", 1)[-1] + "). No target is called "
                    "PASS or FAIL; the figures below are shown for diagnosis only.")
+    if entries:
+        blocks, invs = max(e["blocks"] for e in entries), max(e["invocations"] for e in entries)
+        level = min(e["level"] for e in entries)
+        out.append(f"{blocks} blocks over {invs} app invocations per series; every interval below is a "
+                   f"{100 * level:.1f} % confidence interval on the ratio of the two series named.")
     aa = [e for e in entries if e["aa"] and e["metric"] == "cpu_ms_per_req" and e["aa_half_width"] is not None]
     if aa:
         hw = max(e["aa_half_width"] for e in aa)
@@ -51,9 +67,7 @@ def summary(result):
         if by["FAIL"]:
             parts.append("misses at " + ", ".join(f"{_where(x)} ({x['ratio']:.2f}x)" for x in by["FAIL"]))
         if by["INCONCLUSIVE"]:
-            need = [x["blocks_needed"] for x in by["INCONCLUSIVE"] if x["blocks_needed"]]
-            more = f"; about {max(need)} blocks would decide it" if need else ""
-            parts.append("is not decided at " + ", ".join(_where(x) for x in by["INCONCLUSIVE"]) + more)
+            parts.append("is not decided at " + ", ".join(f"{_where(x)} ({_undecided(x)})" for x in by["INCONCLUSIVE"]))
         out.append(f"{name}: " + "; ".join(parts) + ".")
         decisive = by["FAIL"] or [x for x in es if (x["ci_low"] or 0) > 1 or (x["ci_high"] or 2) < 1]
         if decisive:

@@ -75,6 +75,15 @@ def test_invocation_level_interval_covers_where_the_block_level_one_does_not():
     assert iv.invocations == g and iv.df == g - 1 and "invocation" in iv.method
 
 
+def test_invocation_level_interval_covers_when_the_budget_cut_the_last_invocation_short():
+    rng = np.random.default_rng(30)
+    sims, sizes = 2000, [2, 2, 2, 2, 2, 2, 1]
+    keys = [i for i, k in enumerate(sizes) for _ in range(k)]
+    hits = sum(covers(stats.interval(np.repeat(rng.normal(0, 0.05, len(sizes)), sizes)
+                                     + rng.normal(0, 0.05, len(keys)), keys), 1.0) for _ in range(sims))
+    assert abs(hits / sims - 0.95) <= tol(0.95, sims)
+
+
 def test_invocation_se_is_the_spread_of_invocation_means_for_equal_sizes():
     y = np.array([0.1, 0.2, 0.0, 0.4, 0.3, 0.5, -0.1, 0.1, 0.0])
     keys = [0, 0, 0, 1, 1, 1, 2, 2, 2]
@@ -306,7 +315,7 @@ def test_summary_says_what_costs_what_and_what_is_undecided():
     res = run(simulate(8, {"virtual": 1.6}, seed=17))
     text = "\n".join(verdict_summary.summary(res))
     assert "virtual CPU ms/req <= 1.2 x reactive: misses at io 2,500/s" in text
-    assert "virtual's CPU per request is +6" in text
+    assert "virtual uses 6" in text and "% more CPU per request than reactive at io 2,500/s" in text
     assert "Yardstick: reactive measured twice" in text
     broken = run(simulate(12, {"reactive-aa": 1.2}, seed=10))
     assert verdict_summary.summary(broken)[0].startswith("The design is broken")
