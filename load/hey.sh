@@ -41,7 +41,7 @@ if [ -n "${OUT:-}" ]; then
   mkdir -p "$(dirname "$OUT")"
   # shellcheck disable=SC2086  # HEY_ARGS is a list of flags
   "$HEY" "${args[@]}" ${HEY_ARGS:-} -o csv "$base$REQ_PATH" >"$OUT.csv"
-  "$PYTHON" "$here/report.py" hey-summary "$OUT.csv"
+  "$PYTHON" -m harness report hey-summary "$OUT.csv"
 else
   # shellcheck disable=SC2086
   "$HEY" "${args[@]}" ${HEY_ARGS:-} "$base$REQ_PATH"

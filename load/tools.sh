@@ -13,7 +13,7 @@
 # Sets VEGETA, HEY and PYTHON to absolute paths. Vegeta: PATH, then $VTVR_CACHE/bin, then a build with Go >= 1.22
 # (`go install vegeta@latest` is refused by some proxies, so a throwaway module requires the pinned version and
 # builds it). hey: PATH, then `apt-get install hey` when root with apt, then a Go build.
-# PYTHON is a virtual environment with load/requirements.txt (psutil, hdrhistogram, prometheus_client, pytest).
+# PYTHON is load/.venv's interpreter, with the harness package of load/pyproject.toml installed (ensure_python).
 
 VEGETA_VERSION="${VEGETA_VERSION:-v12.12.0}"
 HEY_VERSION="${HEY_VERSION:-v0.1.4}"
@@ -76,22 +76,24 @@ ensure_hey() {
   export HEY
 }
 
-# ensure_python: sets PYTHON to the interpreter of a virtual environment ($VTVR_CACHE/venv) holding the pinned
-# packages of load/requirements.txt, created on first use and refreshed when that file changes
+# ensure_python: sets PYTHON to the interpreter of load/.venv, a virtual environment inside the checkout (two clones
+# or worktrees never share one) holding the harness package (load/pyproject.toml, editable, with its dev extras),
+# created on first use and refreshed when pyproject.toml changes
 ensure_python() {
-  if [ -n "${PYTHON:-}" ] && [ -x "$PYTHON" ] && "$PYTHON" -c 'import psutil, hdrh, prometheus_client' 2>/dev/null; then
+  local venv="$VTVR_ROOT/load/.venv" proj="$VTVR_ROOT/load/pyproject.toml"
+  if [ -n "${PYTHON:-}" ] && [ -x "$PYTHON" ] && "$PYTHON" -c 'import harness, psutil, rich' 2>/dev/null; then
     return 0
   fi
-  need python3 "install Python 3.9 or newer (apt-get install python3 python3-venv, brew install python)"
-  python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' || die "python3 is older than 3.9: $(python3 --version 2>&1)"
-  local venv="$VTVR_CACHE/venv" req="$VTVR_ROOT/load/requirements.txt"
-  if ! cmp -s "$req" "$venv/requirements.txt" 2>/dev/null; then
-    log "installing load/requirements.txt into $venv (once)"
+  if ! cmp -s "$proj" "$venv/pyproject.toml" 2>/dev/null; then
+    need python3 "install Python 3.11 or newer (apt-get install python3 python3-venv, brew install python)"
+    python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+      || die "python3 is older than 3.11 (numpy 2.4 needs 3.11): $(python3 --version 2>&1)"
+    log "installing the harness (load/pyproject.toml) into $venv (once)"
     rm -rf "$venv"
     python3 -m venv "$venv" >&2 || die "python3 -m venv failed: install the venv module (apt-get install python3-venv)"
-    "$venv/bin/pip" install -q --disable-pip-version-check -r "$req" >&2 \
-      || { rm -rf "$venv"; die "pip could not install load/requirements.txt (needs PyPI or a mirror: PIP_INDEX_URL)"; }
-    cp "$req" "$venv/requirements.txt"
+    "$venv/bin/pip" install -q --disable-pip-version-check -e "$VTVR_ROOT/load[dev]" >&2 \
+      || { rm -rf "$venv"; die "pip could not install load/pyproject.toml (needs PyPI or a mirror: PIP_INDEX_URL)"; }
+    cp "$proj" "$venv/pyproject.toml"
   fi
   PYTHON="$venv/bin/python"
   export PYTHON

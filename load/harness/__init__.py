@@ -1,0 +1,1 @@
+"""Orchestrates, samples, analyses and reports the virtual-threads vs reactive comparison."""

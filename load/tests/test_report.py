@@ -1,5 +1,5 @@
 """Tests of load/report.py: the settings every report prints (from the build, the app's JVM options winning)."""
-import report
+from harness import report
 
 
 def test_settings_come_from_the_build_and_jvm_options_win():

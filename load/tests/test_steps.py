@@ -3,8 +3,8 @@ import os
 
 import pytest
 
-import sample
-import steps
+from harness import sample
+from harness import steps
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 POOL = 200   # the worker pool the fixtures' ceilings assume

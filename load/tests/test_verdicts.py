@@ -1,8 +1,8 @@
 """Tests of load/verdicts.py: coherent medians over runs, the targets against the A/A noise, saturation."""
 import pytest
 
-import steps
-import verdicts
+from harness import steps
+from harness import verdicts
 
 POOL = 200   # the worker pool (quarkus.thread-pool.max-threads) the targets are judged with
 

@@ -30,12 +30,11 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # the same folder: one step's row, what the rows say, the charts
-from steps import (AA_SUFFIX, FIELDS, fmt, hey_rows, one_line, params_of, percentile, read_json,  # noqa: E402
+from .steps import (AA_SUFFIX, FIELDS, fmt, hey_rows, one_line, params_of, percentile, read_json,
                    read_text, series_names, sort_rows, step_row, worker_ceiling)
-from verdicts import median_rows, saturation, saturation_args, saturation_over_runs, targets  # noqa: E402
-from charts import mode_color, series_for, svg_chart  # noqa: E402
+from .verdicts import median_rows, saturation, saturation_args, saturation_over_runs, targets
+from .charts import mode_color, series_for, svg_chart
 
 # The settings that make the comparison fair or bound it, printed in every report: (key, what it is)
 SETTINGS = [
@@ -52,7 +51,7 @@ SETTINGS = [
 def app_settings(java_opts=""):
     """SETTINGS as this build configures them: application.properties, else BenchConfig's @WithDefault, with
     -Dkey=value in the app's JVM options winning (what the app of this run was started with)."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     props = read_text(os.path.join(root, "src", "main", "resources", "application.properties"))
     config = read_text(os.path.join(root, "src", "main", "java", "org", "vtvr", "scenario", "BenchConfig.java"))
     out = {}

@@ -27,6 +27,8 @@ import urllib.request
 
 import psutil
 
+from .prom import metric_sum, parse
+
 
 def proc_sample(proc):
     with proc.oneshot():
@@ -58,34 +60,13 @@ def thread_cpu(proc):
     return {"jit_ms": jit, "gc_ms": gc}
 
 
-def parse_prometheus(text):
-    """-> {sample name: [(labels dict, value)]} from the Prometheus text format."""
-    # imported here: it takes longer to import than the rest, and the first CPU reading must not wait for it
-    from prometheus_client.parser import text_string_to_metric_families
-    out = {}
-    try:
-        for fam in text_string_to_metric_families(text):
-            for s in fam.samples:
-                out.setdefault(s.name, []).append((s.labels, s.value))
-    except ValueError:
-        pass   # a truncated scrape (server stopping): keep what was parsed
-    return out
-
-
-def metric_sum(m, name, **match):
-    """Sum of a series over the label sets that match; None when the series is absent."""
-    if name not in m:
-        return None
-    return sum(v for labels, v in m[name] if all(labels.get(k) == want for k, want in match.items()))
-
-
 def _add(a, b):
     return b if a is None else a if b is None else a + b
 
 
 def jvm_metrics(text):
     """The few figures the report uses, None for each series the server does not expose."""
-    m = parse_prometheus(text)
+    m = parse(text)
     worker = {"pool_name": "vert.x-worker-thread"}
     cpu_ns = metric_sum(m, "process_cpu_time_ns_total")
     return {

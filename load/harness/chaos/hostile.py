@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Check 5 of load/chaos.sh: one hostile client must not take the service down (issue 12; docs/hostile-clients.md).
-Standard library only; writes one check record per sub-check into --checks (the format of 'chaos.py check').
+Writes one check record per sub-check into the checks folder (the format of chaos.write_check).
 
   5.1 idle        one client opens IDLE_CONNECTIONS TCP connections and sends nothing; a new client's
                   GET /virtual/io?delay=0 must answer 200 within 1 s (every 0.5 s while they stay open)
@@ -12,7 +12,8 @@ Standard library only; writes one check record per sub-check into --checks (the 
                   the other modes 200; once the client hangs up, admission_in_flight must be back to 0 within 5 s and
                   reactive must answer 200 again
 
-Usage: hostile.py --base http://127.0.0.1:PORT --checks DIR [--flood S] [--idle N]
+run() is what harness/chaos/run.py calls; `python -m harness.chaos.hostile --base URL --checks DIR [--flood S]
+[--idle N]` runs it by hand.
 """
 import argparse
 import json
@@ -25,6 +26,9 @@ import time
 import urllib.error
 import urllib.request
 from urllib.parse import urlparse
+
+from .. import prom
+from ..steps import percentile
 
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -41,11 +45,10 @@ def get(url, timeout=5.0):
         return 0, "", time.monotonic() - t0
 
 
-def pct(values, p):
-    if not values:
-        return None
-    s = sorted(values)
-    return round(s[min(len(s) - 1, int(len(s) * p / 100))] * 1000, 1)
+def pct(seconds, p):
+    """The P-th percentile of SECONDS in ms (HdrHistogram, as every latency of the package), None for none."""
+    ms = percentile([x * 1000 for x in seconds], p)
+    return None if ms is None else round(ms, 1)
 
 
 def record(checks, file, cid, name, passed, **figures):
@@ -56,9 +59,9 @@ def record(checks, file, cid, name, passed, **figures):
 
 
 def metric(base, name, mode):
+    """The MODE's value of the series NAME in the app's /q/metrics; None when absent or unanswered."""
     status, body, _ = get(base + "/q/metrics")
-    m = re.search(r'(?m)^' + name + r'\{[^}]*mode="' + mode + r'"[^}]*\} (\S+)$', body) if status == 200 else None
-    return float(m.group(1)) if m else None
+    return prom.metric_sum(prom.parse(body), name, mode=mode) if status == 200 else None
 
 
 def open_sockets(host, port, count):
@@ -77,27 +80,27 @@ def close_all(socks):
             pass
 
 
-def check_idle(a, host, port, checks):
+def check_idle(base, host, port, checks, idle):
     socks, probes, error = [], [], None
-    get(a.base + "/virtual/io?delay=0")   # not the first request of a cold path
+    get(base + "/virtual/io?delay=0")   # not the first request of a cold path
     try:
-        socks = open_sockets(host, port, a.idle)
+        socks = open_sockets(host, port, idle)
         for _ in range(4):
-            status, _, secs = get(a.base + "/virtual/io?delay=0", timeout=5)
+            status, _, secs = get(base + "/virtual/io?delay=0", timeout=5)
             probes.append({"status": status, "ms": round(secs * 1000, 1)})
             time.sleep(0.5)
     except OSError as e:
         error = str(e)
     finally:
         close_all(socks)
-    ok = error is None and len(socks) == a.idle and all(p["status"] == 200 and p["ms"] <= 1000 for p in probes)
-    return record(checks, "5a-hostile-idle.json", "5.1", f"{a.idle} idle connections, a new client served within 1 s", ok,
+    ok = error is None and len(socks) == idle and all(p["status"] == 200 and p["ms"] <= 1000 for p in probes)
+    return record(checks, "5a-hostile-idle.json", "5.1", f"{idle} idle connections, a new client served within 1 s", ok,
                   idle_connections=len(socks), slowest_probe_ms=max((p["ms"] for p in probes), default=None),
                   probes=probes, error=error)
 
 
-def check_cpu_flood(a, checks):
-    status, body, _ = get(a.base + "/reactive/cpu?n=10000000", timeout=30)
+def check_cpu_flood(base, checks, flood_s):
+    status, body, _ = get(base + "/reactive/cpu?n=10000000", timeout=30)
     m = re.search(r"1\.\.(\d+) in reactive mode", body)
     n = int(m.group(1)) if status == 400 and m else 10_000_000
     stop = threading.Event()
@@ -106,7 +109,7 @@ def check_cpu_flood(a, checks):
 
     def flooder():
         while not stop.is_set():
-            code, _, _ = get(f"{a.base}/reactive/cpu?n={n}", timeout=30)
+            code, _, _ = get(f"{base}/reactive/cpu?n={n}", timeout=30)
             with lock:
                 flood["requests"] += 1
                 flood["codes"][str(code)] = flood["codes"].get(str(code), 0) + 1
@@ -116,7 +119,7 @@ def check_cpu_flood(a, checks):
 
     def prober(mode):
         while not stop.is_set():
-            code, _, secs = get(f"{a.base}/{mode}/io?delay=0", timeout=10)
+            code, _, secs = get(f"{base}/{mode}/io?delay=0", timeout=10)
             latencies[mode].append(secs)
             codes[mode][str(code)] = codes[mode].get(str(code), 0) + 1
             time.sleep(0.02)
@@ -141,7 +144,7 @@ def check_cpu_flood(a, checks):
     probes = [threading.Thread(target=prober, args=(m,), daemon=True) for m in latencies]
     for t in probes:
         t.start()
-    time.sleep(a.flood)
+    time.sleep(flood_s)
     stop.set()
     for t in probes + floods:
         t.join(35)
@@ -158,8 +161,8 @@ def check_cpu_flood(a, checks):
                   "worker io p99 < 250 ms", ok, **figures)
 
 
-def check_admission(a, host, port, checks):
-    limit = metric(a.base, "admission_limit", "reactive")
+def check_admission(base, host, port, checks):
+    limit = metric(base, "admission_limit", "reactive")
     if limit is None:
         return record(checks, "5c-hostile-admission.json", "5.3", "admission: 503 past bench.max-in-flight", False,
                       error="admission_limit{mode=reactive} not in /q/metrics")
@@ -174,16 +177,16 @@ def check_admission(a, host, port, checks):
             s.sendall(head)   # the body never comes: each request stays in progress
             socks.append(s)
         deadline = time.monotonic() + 10
-        while (metric(a.base, "admission_in_flight", "reactive") or 0) < limit and time.monotonic() < deadline:
+        while (metric(base, "admission_in_flight", "reactive") or 0) < limit and time.monotonic() < deadline:
             time.sleep(0.2)
         figures["filled_s"] = round(time.monotonic() - t0, 1)
-        figures["in_flight"] = metric(a.base, "admission_in_flight", "reactive")
-        status, body, secs = get(a.base + "/reactive/io?delay=0", timeout=5)
+        figures["in_flight"] = metric(base, "admission_in_flight", "reactive")
+        status, body, secs = get(base + "/reactive/io?delay=0", timeout=5)
         figures["next_reactive"] = {"status": status, "ms": round(secs * 1000, 1), "problem": "problem" in body}
         figures["next_reactive_status"], figures["next_reactive_ms"] = status, round(secs * 1000, 1)
         others = {}
         for mode in ("virtual", "worker"):
-            code, _, s2 = get(f"{a.base}/{mode}/io?delay=0", timeout=5)
+            code, _, s2 = get(f"{base}/{mode}/io?delay=0", timeout=5)
             others[mode] = {"status": code, "ms": round(s2 * 1000, 1)}
         figures["other_modes"] = others
         ok = (figures["in_flight"] == limit and status == 503 and secs <= 1 and figures["next_reactive"]["problem"]
@@ -193,16 +196,31 @@ def check_admission(a, host, port, checks):
     finally:
         close_all(socks)
     t0 = time.monotonic()
-    while (metric(a.base, "admission_in_flight", "reactive") or 0) > 0 and time.monotonic() - t0 < 5:
+    while (metric(base, "admission_in_flight", "reactive") or 0) > 0 and time.monotonic() - t0 < 5:
         time.sleep(0.1)
     figures["released_s"] = round(time.monotonic() - t0, 2)
-    figures["in_flight_after"] = metric(a.base, "admission_in_flight", "reactive")
-    status, _, _ = get(a.base + "/reactive/io?delay=0", timeout=5)
+    figures["in_flight_after"] = metric(base, "admission_in_flight", "reactive")
+    status, _, _ = get(base + "/reactive/io?delay=0", timeout=5)
     figures["reactive_after"] = status
-    figures["rejected_total"] = metric(a.base, "admission_rejected_total", "reactive")
+    figures["rejected_total"] = metric(base, "admission_rejected_total", "reactive")
     ok = ok and figures["in_flight_after"] == 0 and status == 200
     return record(checks, "5c-hostile-admission.json", "5.3", "admission: 503 past bench.max-in-flight, slots back "
                   "when the client hangs up", ok, **figures)
+
+
+def run(base, checks, flood_s=8.0, idle=2000):
+    """Checks 5.1-5.3 against the app at BASE, one record each in the folder CHECKS; True when all pass."""
+    url = urlparse(base)
+    host, port = url.hostname, url.port or 80
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = 12000 if hard == resource.RLIM_INFINITY else min(hard, 12000)
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    checks = pathlib.Path(checks)
+    checks.mkdir(parents=True, exist_ok=True)
+    results = [check_idle(base, host, port, checks, idle), check_cpu_flood(base, checks, flood_s),
+               check_admission(base, host, port, checks)]
+    return all(results)
 
 
 def main():
@@ -212,15 +230,7 @@ def main():
     p.add_argument("--flood", type=float, default=8, help="seconds of the cpu flood")
     p.add_argument("--idle", type=int, default=2000, help="idle connections of check 5.1")
     a = p.parse_args()
-    url = urlparse(a.base)
-    host, port = url.hostname, url.port or 80
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = 12000 if hard == resource.RLIM_INFINITY else min(hard, 12000)
-    if soft < want:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-    checks = pathlib.Path(a.checks)
-    results = [check_idle(a, host, port, checks), check_cpu_flood(a, checks), check_admission(a, host, port, checks)]
-    raise SystemExit(0 if all(results) else 1)
+    raise SystemExit(0 if run(a.base, a.checks, a.flood, a.idle) else 1)
 
 
 if __name__ == "__main__":

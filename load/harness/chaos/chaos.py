@@ -1,25 +1,23 @@
-#!/usr/bin/env python3
-"""The parts of load/chaos.sh that parse, probe and compare: standard library only, one subcommand each.
+"""The fault checks' probes and analysis (load/chaos.sh): targets, recovery and smoke probes, the checkout bookkeeping,
+check records and the run's summary. harness/chaos/run.py calls these functions; `python -m harness.chaos.chaos
+SUBCOMMAND -h` runs one by hand.
 
-  targets  --base URL --path MODE=PATH [--path ...] [--prefix chaos] --runid R --count N --out FILE
-           Vegeta JSON targets, POST BASE+PATH round-robin over the modes, each with its own customer tag
-           PREFIX-R-<n> in the body and (for the error side of the bookkeeping) appended to the query string.
-  report   VEGETA_REPORT_JSON            -> compact figures of one Vegeta run (requests, rate, codes, latency)
-  recover  --base URL --paths p1,p2 --since EPOCH_S --limit S --give-up S
-           every path probed until it answers 200; recovery = the last path's first 200, after EPOCH_S; then a
+  targets  Vegeta JSON targets, POST BASE+PATH round-robin over the paths, each with its own customer tag
+           PREFIX-R-<n> in the body and (for the error side of the bookkeeping) appended to the query string
+  report   compact figures of one Vegeta JSON report (requests, rate, codes, latency)
+  recover  every path probed until it answers 200; recovery = the last path's first 200 after SINCE; then a
            confirmation round (3 requests per path) that must be all 200
-  smoke    --base URL --paths p1,p2 --expect CODE --limit S [--tries 3]
-           each path TRIES times: every answer must be CODE and the median time at most S (one slow answer on a
-           busy machine is noise; a service that waits for a timeout is slow every time)
-  verify   --results ENCODED_JSON --base URL --db-rows FILE --runid R [--db-back EPOCH_S]
-           the checkout bookkeeping: acknowledged orders readable with their customer, no order without a 2xx
-  check    OUT_FILE ID NAME PASS [key=value | key=@file.json]...   one check's record
-  summary  --dir OUT [--incomplete]      checks/*.json -> summary.json, summary.md; prints the table
+  smoke    each path TRIES times: every answer must be EXPECT and the median time at most LIMIT (one slow answer on
+           a busy machine is noise; a service that waits for a timeout is slow every time)
+  verify   the checkout bookkeeping: acknowledged orders readable with their customer, no order without a 2xx
+  check    one check's record
+  summary  checks/*.json -> summary.json, summary.md; prints the table
 """
 import argparse
 import base64
 import collections
 import concurrent.futures
+import datetime
 import json
 import pathlib
 import sys
@@ -42,16 +40,17 @@ def get(url, timeout):
         return 0, b""
 
 
-def cmd_targets(a):
-    paths = [p.split("=", 1)[1] for p in a.path]
-    with open(a.out, "w") as f:
-        for n in range(a.count):
+def write_targets(base, paths, runid, count, out, prefix="chaos"):
+    """COUNT Vegeta JSON targets into the file OUT (PATHS: a list of paths, or MODE=PATH items)."""
+    paths = [p.split("=", 1)[-1] for p in paths]
+    with open(out, "w") as f:
+        for n in range(count):
             path = paths[n % len(paths)]
-            tag = f"{a.prefix}-{a.runid}-{n}"
+            tag = f"{prefix}-{runid}-{n}"
             body = json.dumps({"customer": tag, "sku": "SKU-chaos", "quantity": 1 + n % 5}).encode()
             f.write(json.dumps({
                 "method": "POST",
-                "url": f"{a.base}{path}{'&' if '?' in path else '?'}tag={tag}",
+                "url": f"{base}{path}{'&' if '?' in path else '?'}tag={tag}",
                 "body": base64.b64encode(body).decode(),
                 "header": {"Content-Type": ["application/json"]},
             }) + "\n")
@@ -72,21 +71,18 @@ def report_figures(r):
     }
 
 
-def cmd_report(a):
-    print(json.dumps(report_figures(json.load(open(a.file)))))
-
-
-def cmd_recover(a):
-    paths = a.paths.split(",")
-    deadline = a.since + a.give_up
+def recover(base, paths, since, limit=10.0, give_up=30.0, timeout=5.0):
+    """Probes every path of PATHS until it answers 200 (at most until SINCE + GIVE_UP, epoch seconds), then three
+    more times each; pass when all recovered within LIMIT seconds of SINCE and the confirmation was all 200."""
+    deadline = since + give_up
     first, last = {}, {}
 
     def until_200(path):
         while time.time() < deadline:
-            code, _ = get(a.base + path, a.timeout)
+            code, _ = get(base + path, timeout)
             last[path] = code
             if code == 200:
-                first[path] = round(time.time() - a.since, 2)
+                first[path] = round(time.time() - since, 2)
                 return
             time.sleep(0.1)
 
@@ -96,32 +92,38 @@ def cmd_recover(a):
     for t in threads:
         t.join()
     recovered = len(first) == len(paths)
-    confirm = {p: [get(a.base + p, a.timeout)[0] for _ in range(3)] for p in paths} if recovered else {}
+    confirm = {p: [get(base + p, timeout)[0] for _ in range(3)] for p in paths} if recovered else {}
     recovery = max(first.values()) if recovered else None
-    ok = recovered and recovery <= a.limit and all(c == 200 for cs in confirm.values() for c in cs)
-    print(json.dumps({"recovery_s": recovery, "limit_s": a.limit, "first_200_s": first,
-                      "still_failing": {p: last.get(p) for p in paths if p not in first},
-                      "confirm": confirm, "pass": ok}))
+    ok = recovered and recovery <= limit and all(c == 200 for cs in confirm.values() for c in cs)
+    return {"recovery_s": recovery, "limit_s": limit, "first_200_s": first,
+            "still_failing": {p: last.get(p) for p in paths if p not in first}, "confirm": confirm, "pass": ok}
 
 
-def cmd_smoke(a):
-    paths = {}
-    for p in a.paths.split(","):
-        tries = []
-        for _ in range(a.tries):
+def smoke(base, paths, expect, limit, tries=3):
+    """Each path of PATHS TRIES times: pass when every answer is EXPECT and each path's median time <= LIMIT s."""
+    out = {}
+    for p in paths:
+        runs = []
+        for _ in range(tries):
             t0 = time.time()
-            code, _ = get(a.base + p, 30)
-            tries.append({"code": code, "s": round(time.time() - t0, 3)})
-        times = sorted(t["s"] for t in tries)
-        paths[p] = {"codes": [t["code"] for t in tries], "seconds": [t["s"] for t in tries],
-                    "median_s": times[len(times) // 2]}
-    ok = all(c == a.expect for v in paths.values() for c in v["codes"]) and all(
-        v["median_s"] <= a.limit for v in paths.values())
-    print(json.dumps({"expect": a.expect, "limit_s": a.limit, "paths": paths, "pass": ok}))
+            code, _ = get(base + p, 30)
+            runs.append({"code": code, "s": round(time.time() - t0, 3)})
+        times = sorted(t["s"] for t in runs)
+        out[p] = {"codes": [t["code"] for t in runs], "seconds": [t["s"] for t in runs],
+                  "median_s": times[len(times) // 2]}
+    ok = all(c == expect for v in out.values() for c in v["codes"]) and all(
+        v["median_s"] <= limit for v in out.values())
+    return {"expect": expect, "limit_s": limit, "paths": out, "pass": ok}
 
 
-def cmd_verify(a):
-    results = [json.loads(line) for line in open(a.results) if line.strip()]
+def verify(results, base, db_rows, db_back=None, timeline=None):
+    """The checkout bookkeeping of one Vegeta run. RESULTS: `vegeta encode -to json` output (a file); DB_ROWS: the
+    tab-separated rows (customer first) of the run's orders read from the database; DB_BACK: epoch seconds when the
+    database came back (then some request sent after it must have succeeded); TIMELINE: a CSV to write the status
+    codes per second to. Every acknowledged order must read back from BASE with its customer and be in the database
+    once; no order may be in the database without a 2xx unless its request got no answer at all ("unknown")."""
+    with open(results) as f:
+        results = [json.loads(line) for line in f if line.strip()]
     by_tag, dup_tags = {}, 0
     for r in results:
         tag = r["url"].rsplit("tag=", 1)[-1]
@@ -147,7 +149,7 @@ def cmd_verify(a):
     def read_back(item):
         tag, (mode, oid) = item
         for _ in range(3):   # a probe that got no answer at all is retried; a wrong answer is not
-            code, body = get(f"{a.base}/{mode}/orders/{oid}", 10)
+            code, body = get(f"{base}/{mode}/orders/{oid}", 10)
             if code:
                 break
         if code != 200:
@@ -158,7 +160,8 @@ def cmd_verify(a):
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         unreadable = [p for p in pool.map(read_back, acked.items()) if p]
 
-    rows = [line.split("\t") for line in open(a.db_rows).read().splitlines() if line.strip()]
+    with open(db_rows) as f:
+        rows = [line.split("\t") for line in f.read().splitlines() if line.strip()]
     in_db = collections.Counter(row[0] for row in rows)
     found = set(in_db)
     without_ack = sorted(found - set(acked))
@@ -167,17 +170,17 @@ def cmd_verify(a):
     violations = [t for t in without_ack if t not in unknown]
     missing = sorted(set(acked) - found)
     after_db = None
-    if a.db_back:
-        since_ns = a.db_back * 1e9
+    if db_back:
+        since_ns = db_back * 1e9
         late = [r for r in results if _ts_ns(r["timestamp"]) >= since_ns]
         after_db = {"requests": len(late), "2xx": sum(200 <= r["code"] < 300 for r in late)}
-    if a.timeline and results:
+    if timeline and results:
         t0 = min(_ts_ns(r["timestamp"]) for r in results)
         per = collections.defaultdict(collections.Counter)
         for r in results:
             per[(_ts_ns(r["timestamp"]) - t0) // 1_000_000_000][str(r["code"])] += 1
         cols = sorted(codes)
-        with open(a.timeline, "w") as f:
+        with open(timeline, "w") as f:
             f.write("second," + ",".join(cols) + "\n")
             for sec in sorted(per):
                 f.write(f"{sec}," + ",".join(str(per[sec][c]) for c in cols) + "\n")
@@ -192,17 +195,17 @@ def cmd_verify(a):
         "acknowledged_missing_in_db": len(missing),
         "found_without_ack": len(violations), "found_unknown_client_gave_up": len(unknown),
         "after_db_back": after_db,
-        "examples": (ack_problems + unreadable)[:5] + [f"{t}: in DB, request answered {by_tag[t]['code'] if t in by_tag else 'never sent'}" for t in violations[:5]],
+        "examples": (ack_problems + unreadable)[:5] + [
+            f"{t}: in DB, request answered {by_tag[t]['code'] if t in by_tag else 'never sent'}" for t in violations[:5]],
     }
-    ok = (len(results) > 0 and not dup_tags and not ack_problems and not unreadable and not missing
-          and not violations and figures["duplicate_rows"] == 0 and (after_db is None or after_db["2xx"] > 0))
-    figures["pass"] = ok
-    print(json.dumps(figures))
+    figures["pass"] = (len(results) > 0 and not dup_tags and not ack_problems and not unreadable and not missing
+                       and not violations and figures["duplicate_rows"] == 0
+                       and (after_db is None or after_db["2xx"] > 0))
+    return figures
 
 
 def _ts_ns(ts):
     """Vegeta's RFC 3339 timestamp with nanoseconds -> epoch nanoseconds."""
-    import datetime
     main, _, rest = ts.partition(".")
     frac, tz = rest, ""
     for sep in ("Z", "+", "-"):
@@ -215,19 +218,22 @@ def _ts_ns(ts):
     return int(dt.timestamp()) * 1_000_000_000 + int((frac + "000000000")[:9])
 
 
-def cmd_check(a):
-    figures = {}
-    for kv in a.figures:
-        k, _, v = kv.partition("=")
-        if v.startswith("@"):
-            figures[k] = json.load(open(v[1:]))
-        else:
-            try:
-                figures[k] = json.loads(v)
-            except ValueError:
-                figures[k] = v
-    rec = {"id": a.id, "name": a.name, "pass": a.passed in ("1", "true", "yes", "pass"), "figures": figures}
-    pathlib.Path(a.out).write_text(json.dumps(rec, indent=1) + "\n")
+def figure_value(v):
+    """A check figure given as text: @FILE.json is that file's JSON, JSON text its value, anything else the text."""
+    if v.startswith("@"):
+        with open(v[1:]) as f:
+            return json.load(f)
+    try:
+        return json.loads(v)
+    except ValueError:
+        return v
+
+
+def write_check(out, cid, name, passed, figures):
+    """One check's record (id, name, pass, figures) into the file OUT; returns it."""
+    rec = {"id": cid, "name": name, "pass": bool(passed), "figures": figures}
+    pathlib.Path(out).write_text(json.dumps(rec, indent=1) + "\n")
+    return rec
 
 
 def line_of(rec):
@@ -253,32 +259,35 @@ def line_of(rec):
     return "; ".join(parts)
 
 
-def cmd_summary(a):
-    out = pathlib.Path(a.dir)
-    checks = [json.load(open(p)) for p in sorted((out / "checks").glob("*.json"))]
-    params = json.load(open(out / "params.json"))
-    passed = all(c["pass"] for c in checks) and bool(checks) and not a.incomplete
-    (out / "summary.json").write_text(json.dumps({"pass": passed, "complete": not a.incomplete, "params": params,
+def summary(out, incomplete=False):
+    """OUT/checks/*.json and OUT/params.json -> OUT/summary.json and summary.md; returns (passed, the lines to
+    print). INCOMPLETE: the run ended early, FAIL whatever the checks say."""
+    out = pathlib.Path(out)
+    checks = [json.loads(p.read_text()) for p in sorted((out / "checks").glob("*.json"))]
+    params = json.loads((out / "params.json").read_text())
+    passed = all(c["pass"] for c in checks) and bool(checks) and not incomplete
+    (out / "summary.json").write_text(json.dumps({"pass": passed, "complete": not incomplete, "params": params,
                                                   "checks": checks}, indent=1) + "\n")
-    title = "FAIL (run cut short; the checks it finished are below)" if a.incomplete else "PASS" if passed else "FAIL"
+    title = "FAIL (run cut short; the checks it finished are below)" if incomplete else "PASS" if passed else "FAIL"
     md = [f"# Chaos run {params.get('started', '')}: {title}", "",
           "Parameters: " + ", ".join(f"{k}={v}" for k, v in params.items()), "",
           "| check | result | figures |", "| --- | --- | --- |"]
     for c in checks:
         md.append(f"| {c['id']} {c['name']} | {'pass' if c['pass'] else '**FAIL**'} | {line_of(c).replace('|', '/')} |")
     (out / "summary.md").write_text("\n".join(md) + "\n")
-    for c in checks:
-        print(f"{'PASS' if c['pass'] else 'FAIL'}  {c['id']} {c['name']}: {line_of(c)}")
-    print(f"{'PASS' if passed else 'FAIL'}  {sum(c['pass'] for c in checks)}/{len(checks)} checks"
-          + (" (run cut short)" if a.incomplete else ""))
+    lines = [f"{'PASS' if c['pass'] else 'FAIL'}  {c['id']} {c['name']}: {line_of(c)}" for c in checks]
+    lines.append(f"{'PASS' if passed else 'FAIL'}  {sum(c['pass'] for c in checks)}/{len(checks)} checks"
+                 + (" (run cut short)" if incomplete else ""))
+    return passed, lines
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m harness.chaos.chaos", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("targets")
     t.add_argument("--base", required=True)
-    t.add_argument("--path", action="append", required=True)
+    t.add_argument("--path", action="append", required=True, metavar="MODE=PATH")
     t.add_argument("--runid", required=True)
     t.add_argument("--prefix", default="chaos")
     t.add_argument("--count", type=int, required=True)
@@ -296,7 +305,7 @@ def main():
     v.add_argument("--results", required=True)
     v.add_argument("--base", required=True)
     v.add_argument("--db-rows", required=True)
-    v.add_argument("--runid", required=True)
+    v.add_argument("--runid", help="(unused; the tags carry it)")
     v.add_argument("--db-back", type=float)
     v.add_argument("--timeline", help="write the status codes per second of the run to this CSV")
     sm = sub.add_parser("smoke")
@@ -310,13 +319,29 @@ def main():
     c.add_argument("id")
     c.add_argument("name")
     c.add_argument("passed")
-    c.add_argument("figures", nargs="*")
+    c.add_argument("figures", nargs="*", metavar="KEY=VALUE|KEY=@FILE.json")
     s = sub.add_parser("summary")
     s.add_argument("--dir", required=True)
     s.add_argument("--incomplete", action="store_true", help="the run ended early: FAIL whatever the checks say")
-    a = p.parse_args()
-    {"targets": cmd_targets, "report": cmd_report, "recover": cmd_recover, "smoke": cmd_smoke, "verify": cmd_verify,
-     "check": cmd_check, "summary": cmd_summary}[a.cmd](a)
+    a = p.parse_args(argv)
+    if a.cmd == "targets":
+        write_targets(a.base, a.path, a.runid, a.count, a.out, a.prefix)
+    elif a.cmd == "report":
+        with open(a.file) as f:
+            print(json.dumps(report_figures(json.load(f))))
+    elif a.cmd == "recover":
+        print(json.dumps(recover(a.base, a.paths.split(","), a.since, a.limit, a.give_up, a.timeout)))
+    elif a.cmd == "smoke":
+        print(json.dumps(smoke(a.base, a.paths.split(","), a.expect, a.limit, a.tries)))
+    elif a.cmd == "verify":
+        print(json.dumps(verify(a.results, a.base, a.db_rows, a.db_back, a.timeline)))
+    elif a.cmd == "check":
+        write_check(a.out, a.id, a.name, a.passed in ("1", "true", "yes", "pass"),
+                    {k: figure_value(v) for k, _, v in (kv.partition("=") for kv in a.figures)})
+    else:
+        passed, lines = summary(a.dir, a.incomplete)
+        print("\n".join(lines))
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""The fault checks: probes, verification and the hostile client."""

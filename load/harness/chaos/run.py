@@ -1,0 +1,452 @@
+"""The fault checks behind load/chaos.sh: overload and recovery, SIGTERM under load, checkout through delay-service
+and database outages, hostile clients; starts a private MariaDB, delay service and app, and stops them all."""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+
+from .. import procs
+from ..cli import Fatal
+from ..compare import ROOT, bash_env, newer_than
+from ..procs import Procs, log
+from ..scenarios import LOAD_DIR, table
+from . import chaos
+
+# (quick, default) of the settings --quick changes
+QUICK = {"DURATION": (8, 30), "WARMUP": (3, 10), "OVERLOAD_TIMEOUT": ("5s", "10s"), "CHECKOUT_LEAD": (4, 10),
+         "CHECKOUT_GAP": (5, 10), "CHECKOUT_TAIL": (8, 15), "CHECKOUT_WARMUP": (3, 5), "HOSTILE_FLOOD": (5, 10)}
+DEFAULTS = {"RATE_WORKER": 4000, "RATE_VIRTUAL": 10000, "RATE_REACTIVE": 16000, "OVERLOAD_WORKERS": 6000,
+            "RECOVERY_LIMIT": 10, "RECOVERY_GIVE_UP": 40, "SIGTERM_RATE": 1000, "SIGTERM_AFTER": 3,
+            "SIGTERM_LIMIT": 12, "CHECKOUT_RATE": 100, "CHECKOUT_TIMEOUT": "60s", "OUTAGE": 3, "DB_DOWN_LIMIT": 5,
+            "WARMUP_RATE": 300, "DELAY": 100}
+TEXT = {"OVERLOAD_TIMEOUT", "CHECKOUT_TIMEOUT"}
+CHECKS = ("overload", "hostile", "sigterm", "checkout")
+
+
+def settings(args, environ):
+    """The run's parameters (the environment over the --quick or default presets); Fatal on bad values."""
+    p = {k: environ.get(k, str(v[0] if args.quick else v[1])) for k, v in QUICK.items()}
+    p |= {k: environ.get(k, str(v)) for k, v in DEFAULTS.items()}
+    if args.duration:
+        p["DURATION"] = args.duration
+    for k, v in p.items():
+        if k not in TEXT and not re.fullmatch(r"[0-9]+", v):
+            raise Fatal(f"{k} must be a whole number, got '{v}'")
+    p = {k: v if k in TEXT else int(v) for k, v in p.items()}
+    for c in args.checks.split(","):
+        if c not in CHECKS:
+            raise Fatal(f"unknown check '{c}' (overload, hostile, sigterm, checkout)")
+    modes = table().modes
+    for m in args.modes.split(","):
+        if m not in modes:
+            raise Fatal(f"unknown mode '{m}' (one of: {' '.join(modes)})")
+    if p["CHECKOUT_TAIL"] < 1 or p["CHECKOUT_RATE"] < 1:
+        raise Fatal("CHECKOUT_TAIL and CHECKOUT_RATE must be at least 1")
+    return p
+
+
+def sleep_until(t0, seconds):
+    time.sleep(max(0.0, t0 + seconds - time.time()))
+
+
+def figure_line(f):
+    return (f"{f['requests']} requests at {f['rate']}/s achieved (throughput {f['throughput']}/s), codes {f['codes']}, "
+            f"p50 {f['p50_ms']} ms, p99 {f['p99_ms']} ms" + (f", errors {f['errors']}" if f["errors"] else ""))
+
+
+class Chaos:
+    def __init__(self, args, p, out, tmp, ps):
+        self.a, self.p, self.out, self.tmp, self.ps = args, p, out, tmp, ps
+        self.want = set(args.checks.split(","))
+        self.failed = 0
+        self.app = self.delay = None
+        self.vegetas = []
+
+    def path(self, *parts):
+        return os.path.join(self.out, *parts)
+
+    def db(self, command):
+        rc = self.ps.run(f"db.sh {command}", [os.path.join(LOAD_DIR, "db.sh"), command], append=True,
+                         env={"DB_PORT": str(self.db_port), "DB_DIR": os.path.join(self.tmp, "db")},
+                         log_path=self.path("logs", "db.log"), timeout=120)
+        if command == "start" and rc == 0:
+            with open(os.path.join(self.tmp, "db", "mariadbd.pid")) as f:
+                self.ps.adopt("mariadb", int(f.read().strip()))
+        elif command == "stop":
+            self.ps.release("mariadb")
+        return rc
+
+    def start_delay(self):
+        self.delay = self.ps.start("delay", [self.java, *os.environ.get("DELAY_JAVA_OPTS", "").split(), "-jar",
+                                             self.jar], log_path=self.path("logs", "delay.log"), append=True, env={
+            "QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.delay_port)})
+        if not procs.wait_ready(self.delay, f"http://127.0.0.1:{self.delay_port}/delay/0", 90):
+            sys.stderr.write(procs.tail(self.path("logs", "delay.log")))
+            raise Fatal(f"the delay service did not answer on port {self.delay_port}")
+
+    def start_app(self, label):
+        t0 = time.monotonic()
+        self.app_log = self.path("logs", f"app-{label}.log")
+        self.app = self.ps.start("app", [self.java, *os.environ.get("APP_JAVA_OPTS", "").split(), "-jar", self.jar],
+                                 log_path=self.app_log, env={
+            "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.app_port),
+            "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}",
+            "QUARKUS_DATASOURCE_JDBC_URL": f"jdbc:mysql://127.0.0.1:{self.db_port}/bench",
+            "QUARKUS_DATASOURCE_REACTIVE_URL": f"mysql://127.0.0.1:{self.db_port}/bench"})
+        if not procs.wait_ready(self.app, f"{self.url}/q/health/ready", 120):
+            sys.stderr.write(procs.tail(self.app_log, 30))
+            raise Fatal(f"the app ({label}) did not become ready on {self.url}")
+        log(f"app ({label}) ready in {time.monotonic() - t0:.0f} s (pid {self.app.pid}, {self.url})")
+
+    def vegeta(self, name, *argv):
+        """Starts `vegeta attack ARGV` writing raw/NAME.bin, from a fresh loopback source address."""
+        laddr = f"127.0.0.{2 + int.from_bytes(os.urandom(1)) % 250}"
+        v = self.ps.start(f"vegeta {name}", [self.vegeta_bin, "attack", "-laddr", laddr, *argv, "-output",
+                                             self.path("raw", f"{name}.bin")],
+                          log_path=self.path("logs", f"vegeta-{name}.log"))
+        return v
+
+    def vegeta_wait(self, v, seconds, drain_s=10):
+        """Waits SECONDS, then interrupts Vegeta (it stops sending, keeps its results) and gives the requests in
+        flight DRAIN_S seconds more."""
+        v.wait(seconds)
+        self.ps.stop(v, signal.SIGINT, drain_s)
+
+    def figures(self, name):
+        rep = subprocess.run([self.vegeta_bin, "report", "-type", "json", self.path("raw", f"{name}.bin")],
+                             capture_output=True, text=True).stdout
+        with open(self.path("raw", f"{name}.report.json"), "w") as f:
+            f.write(rep)
+        fig = chaos.report_figures(json.loads(rep or "{}"))
+        with open(self.path("raw", f"{name}.figures.json"), "w") as f:
+            json.dump(fig, f)
+        return fig
+
+    def check(self, file, cid, name, passed, **figures):
+        rec = chaos.write_check(self.path("checks", file), cid, name, passed, figures)
+        self.verdict(rec)
+
+    def verdict(self, rec):
+        if not rec["pass"]:
+            self.failed += 1
+        log(f"{'PASS' if rec['pass'] else 'FAIL'}: {rec['id']} {rec['name']}")
+
+    def save(self, name, obj):
+        with open(self.path("raw", name), "w") as f:
+            json.dump(obj, f)
+        return obj
+
+    # ------------------------------------------------------------------------------------------ setup
+    def prepare(self):
+        a, p = self.a, self.p
+        self.vegeta_bin, _, java_home = bash_env("ensure_vegeta && ensure_python && need curl 'apt-get install curl' "
+                                                 "&& find_jdk", "VEGETA", "PYTHON", "JAVA_HOME")
+        self.java = os.path.join(java_home, "bin", "java")
+        self.mariadb = os.path.join(os.environ.get("VTVR_CACHE") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vt-vs-reactive"),
+            f"mariadb-{os.environ.get('MARIADB_VERSION', '11.4.5')}", "bin", "mariadb")
+        # the app, from a private copy: another build may replace target/quarkus-app at any moment
+        src = os.path.join(ROOT, "target", "quarkus-app")
+        if not os.path.isfile(os.path.join(src, "quarkus-run.jar")):
+            build_log = self.path("logs", "build.log")
+            log(f"no {src}/quarkus-run.jar: building (./mvnw -B -q package -DskipTests; log: {build_log})")
+            if self.ps.run("build", ["./mvnw", "-B", "-q", "package", "-DskipTests"], cwd=ROOT, log_path=build_log):
+                sys.stderr.write(procs.tail(build_log, 30))
+                raise Fatal(f"build failed, see {build_log}")
+        stale = newer_than(os.path.join(src, "quarkus-run.jar"), ["src/main", "pom.xml"])
+        if stale:
+            log(f"note: {stale} is newer than the jar; testing the jar as built")
+        for attempt in (1, 2, 3):
+            shutil.rmtree(os.path.join(self.tmp, "app"), ignore_errors=True)
+            try:
+                shutil.copytree(src, os.path.join(self.tmp, "app"), symlinks=True)
+                if os.path.isdir(os.path.join(self.tmp, "app", "lib")):
+                    break
+            except (OSError, shutil.Error):
+                pass
+            if attempt == 3:
+                raise Fatal(f"could not copy {src} (a build running?)")
+            log(f"copying {src} failed (a build running?), retrying in 10 s")
+            time.sleep(10)
+        self.jar = os.path.join(self.tmp, "app", "quarkus-run.jar")
+        env = os.environ
+        self.app_port = int(env.get("APP_PORT") or procs.free_port())
+        self.delay_port = int(env.get("DELAY_PORT") or procs.free_port())
+        self.db_port = int(env.get("DB_PORT") or procs.free_port())
+        if len({self.app_port, self.delay_port, self.db_port}) < 3:
+            raise Fatal(f"APP_PORT, DELAY_PORT and DB_PORT must differ ({self.app_port}, {self.delay_port}, "
+                        f"{self.db_port})")
+        self.url = f"http://127.0.0.1:{self.app_port}"
+        r = subprocess.run([self.java, "-version"], capture_output=True, text=True)
+        vegeta_version = ""
+        r2 = subprocess.run(["go", "version", "-m", self.vegeta_bin], capture_output=True, text=True,
+                            env={**env, "PATH": env.get("PATH", "") + ":/usr/local/go/bin"}) \
+            if shutil.which("go", path=env.get("PATH", "") + ":/usr/local/go/bin") else None
+        if r2:
+            m = re.search(r"^\s*mod\s+github.com/tsenart/vegeta/v12\s+(\S+)", r2.stdout, re.M)
+            vegeta_version = m.group(1) if m else ""
+        params = {"started": self.stamp, "quick": int(a.quick), "checks": a.checks, "modes": a.modes,
+                  "duration_s": p["DURATION"], "rate_worker": p["RATE_WORKER"], "rate_virtual": p["RATE_VIRTUAL"],
+                  "rate_reactive": p["RATE_REACTIVE"], "overload_timeout": p["OVERLOAD_TIMEOUT"],
+                  "overload_workers": p["OVERLOAD_WORKERS"], "recovery_limit_s": p["RECOVERY_LIMIT"],
+                  "sigterm_rate": p["SIGTERM_RATE"], "sigterm_after_s": p["SIGTERM_AFTER"],
+                  "sigterm_limit_s": p["SIGTERM_LIMIT"], "checkout_rate": p["CHECKOUT_RATE"],
+                  "checkout_lead_s": p["CHECKOUT_LEAD"], "checkout_gap_s": p["CHECKOUT_GAP"],
+                  "checkout_tail_s": p["CHECKOUT_TAIL"], "checkout_warmup_s": p["CHECKOUT_WARMUP"],
+                  "checkout_timeout": p["CHECKOUT_TIMEOUT"], "outage_s": p["OUTAGE"],
+                  "db_down_limit_s": p["DB_DOWN_LIMIT"], "hostile_flood_s": p["HOSTILE_FLOOD"],
+                  "warmup_s": p["WARMUP"], "warmup_rate": p["WARMUP_RATE"], "delay_ms": p["DELAY"],
+                  "runid": self.runid, "cores": os.cpu_count() or 0,
+                  "java": (r.stderr.splitlines() or [""])[0].replace('"', ""), "vegeta": vegeta_version}
+        with open(self.path("params.json"), "w") as f:
+            json.dump(params, f, indent=1)
+        log(f"results -> {self.out}; app {self.url}, delay service :{self.delay_port}, MariaDB :{self.db_port} "
+            f"(data in {self.tmp}/db)")
+
+    # ------------------------------------------------------------------------------------------ the checks
+    def run(self):
+        p = self.p
+        self.prepare()
+        db_start = self.ps.start("db.sh start", [os.path.join(LOAD_DIR, "db.sh"), "start"],
+                                 env={"DB_PORT": str(self.db_port), "DB_DIR": os.path.join(self.tmp, "db")},
+                                 log_path=self.path("logs", "db.log"))
+        self.ps.on_exit.append(lambda: self.db("stop"))
+        self.start_delay()
+        if db_start.wait():
+            sys.stderr.write(procs.tail(self.path("logs", "db.log")))
+            raise Fatal("load/db.sh start failed")
+        self.ps.forget(db_start)
+        with open(os.path.join(self.tmp, "db", "mariadbd.pid")) as f:
+            self.ps.adopt("mariadb", int(f.read().strip()))
+        sc = table({"DELAY": str(p["DELAY"])})
+        self.probe_paths = [sc.request(m, s).path for m in sc.modes for s in ("io", "db")]
+        if self.want & {"overload", "hostile", "sigterm"}:
+            self.start_app("first")
+            base = self.save("baseline.json", chaos.recover(self.url, self.probe_paths, time.time(), 30, 30))
+            if not base["pass"]:
+                raise Fatal(f"before any load, not every probe answers 200: {json.dumps(base)}")
+            targets = os.path.join(self.tmp, "warm.targets")
+            with open(targets, "w") as f:
+                f.write("".join(f"GET {self.url}{x}\n\n" for x in self.probe_paths))
+            log(f"warm-up: io and db of every mode, {p['WARMUP']} s at {p['WARMUP_RATE']} req/s")
+            v = self.vegeta("warmup", "-targets", targets, "-rate", f"{p['WARMUP_RATE']}/1s", "-duration",
+                            f"{p['WARMUP']}s", "-timeout", "10s")
+            self.vegeta_wait(v, p["WARMUP"] + 15)
+            log(f"warm-up: {figure_line(self.figures('warmup'))}")
+        # hostile before the overload rounds, whose backlog (delay calls still queued) would blur check 5.2
+        if "hostile" in self.want:
+            self.hostile()
+        if "overload" in self.want:
+            self.overload(sc)
+        if "sigterm" in self.want:
+            self.sigterm(sc)
+        if "checkout" in self.want:
+            self.checkout()
+        print(file=sys.stderr)
+        passed, lines = chaos.summary(self.out)
+        print("\n".join(lines))
+        log(f"summary: {self.out}/summary.md, {self.out}/summary.json")
+        return 1 if self.failed else 0
+
+    def hostile(self):
+        log(f"5 hostile: 2,000 idle connections, a reactive cpu flood for {self.p['HOSTILE_FLOOD']} s, admission "
+            "past bench.max-in-flight")
+        hlog = self.path("logs", "hostile.log")
+        self.ps.run("hostile", [sys.executable, "-m", "harness.chaos.hostile", "--base", self.url, "--checks",
+                                self.path("checks"), "--flood", str(self.p["HOSTILE_FLOOD"])], log_path=hlog)
+        sys.stderr.write("".join("  " + line for line in procs.tail(hlog, 10_000).splitlines(True)))
+        for f in sorted(os.listdir(self.path("checks"))):
+            if re.fullmatch(r"5.-hostile-.*\.json", f):
+                with open(self.path("checks", f)) as fh:
+                    self.verdict(json.load(fh))
+        if not self.app.alive():
+            raise Fatal(f"the app died during the hostile-client checks (log: {self.app_log})")
+
+    def overload(self, sc):
+        p = self.p
+        for n, m in enumerate(self.a.modes.split(","), 1):
+            rate = p[f"RATE_{m.upper()}"]
+            path = sc.request(m, "io").path
+            log(f"1 overload {m}: GET {path} at {rate} req/s for {p['DURATION']} s (timeout {p['OVERLOAD_TIMEOUT']}, "
+                f"max {p['OVERLOAD_WORKERS']} workers)")
+            targets = os.path.join(self.tmp, "overload.targets")
+            with open(targets, "w") as f:
+                f.write(f"GET {self.url}{path}\n")
+            v = self.vegeta(f"overload-{m}", "-targets", targets, "-rate", f"{rate}/1s", "-duration",
+                            f"{p['DURATION']}s", "-timeout", p["OVERLOAD_TIMEOUT"], "-max-workers",
+                            str(p["OVERLOAD_WORKERS"]))
+            time.sleep(p["DURATION"])
+            rec = self.save(f"recovery-{m}.json", chaos.recover(self.url, self.probe_paths, time.time(),
+                                                                 p["RECOVERY_LIMIT"], p["RECOVERY_GIVE_UP"]))
+            self.vegeta_wait(v, 60)
+            load = self.figures(f"overload-{m}")
+            if not self.app.alive():
+                raise Fatal(f"the app died during the {m} overload round (log: {self.app_log})")
+            self.check(f"1{n}-overload-{m}.json", f"1.{n}", f"overload {m} at {rate} req/s, recovery without restart",
+                       rec["pass"], target_rate=rate, load=load, recovery=rec)
+            log(f"  load: {figure_line(load)}")
+            log(f"  recovery: {rec['recovery_s']} s to all six 200 (limit {rec['limit_s']} s); first 200 per probe "
+                f"{rec['first_200_s']}; still failing {rec['still_failing']}; confirmation {rec['confirm']}")
+
+    def sigterm(self, sc):
+        p = self.p
+        path = sc.request("virtual", "io").path
+        log(f"2 sigterm: GET {path} at {p['SIGTERM_RATE']} req/s, SIGTERM after {p['SIGTERM_AFTER']} s, limit "
+            f"{p['SIGTERM_LIMIT']} s")
+        targets = os.path.join(self.tmp, "sigterm.targets")
+        with open(targets, "w") as f:
+            f.write(f"GET {self.url}{path}\n")
+        v = self.vegeta("sigterm", "-targets", targets, "-rate", f"{p['SIGTERM_RATE']}/1s", "-duration",
+                        f"{p['SIGTERM_AFTER'] + p['SIGTERM_LIMIT'] + 20}s", "-timeout", "20s")
+        time.sleep(p["SIGTERM_AFTER"])
+        t0 = time.monotonic()
+        self.app.popen.send_signal(signal.SIGTERM)
+        give_up = p["SIGTERM_LIMIT"] + 20
+        app_rc = self.app.wait(give_up)
+        exit_ms = round((time.monotonic() - t0) * 1000)
+        killed = app_rc is None
+        if killed:
+            self.ps.stop(self.app, signal.SIGKILL)
+            app_rc = self.app.popen.returncode
+        self.ps.forget(self.app)
+        self.vegeta_wait(v, 0)
+        load = self.figures("sigterm")
+        exit_s = round(exit_ms / 1000, 2)
+        # what the app said about its shutdown: a graceful phase that timed out waited quarkus.shutdown.timeout
+        app_log = procs.tail(self.app_log, 100_000)
+        timed_out = "Timed out waiting for graceful shutdown" in app_log
+        stopped = re.findall(r" stopped in ([0-9.]+)s", app_log)
+        ok = not killed and exit_ms <= p["SIGTERM_LIMIT"] * 1000
+        log(f"  exit {exit_s} s after SIGTERM (exit code {app_rc}"
+            f"{f', still running after {give_up} s: KILLED' if killed else ''}); the app logged 'stopped in "
+            f"{stopped[-1] if stopped else '?'}s', graceful phase timed out: {str(timed_out).lower()}")
+        if timed_out and "All HTTP requests complete" in app_log:
+            log("  WARNING: every HTTP request had completed, yet the graceful phase waited out "
+                "quarkus.shutdown.timeout: a shutdown listener never reported done (quarkus-jackson 3.30.5/3.30.6, "
+                "quarkusio/quarkus#51915, fixed in 3.30.7)")
+        log(f"  load: {figure_line(load)}")
+        self.check("2-sigterm.json", 2, f"SIGTERM under load, exit within {p['SIGTERM_LIMIT']} s", ok,
+                   exit_s=exit_s, limit_s=p["SIGTERM_LIMIT"], exit_code=app_rc,
+                   killed_after_s=give_up if killed else None,
+                   quarkus_stopped_in_s=float(stopped[-1]) if stopped else None,
+                   graceful_phase_timed_out=timed_out, load=load)
+        self.app = None
+
+    def checkout(self):
+        p = self.p
+        if self.app is not None and self.app.alive():
+            self.ps.stop(self.app, grace_s=15)
+        self.start_app("checkout")
+        sc = table({"DELAY": str(p["DELAY"])})
+        paths = [sc.request(m, "checkout").path for m in sc.modes]
+        rate = p["CHECKOUT_RATE"]
+        if p["CHECKOUT_WARMUP"] > 0:
+            # customers chaoswarm-<runid>-<n>: never matched by LIKE 'chaos-<runid>-%'
+            targets = os.path.join(self.tmp, "checkout-warm.targets")
+            chaos.write_targets(self.url, paths, self.runid, rate * p["CHECKOUT_WARMUP"], targets, "chaoswarm")
+            v = self.vegeta("checkout-warmup", "-format", "json", "-targets", targets, "-rate", f"{rate}/1s",
+                            "-duration", f"{p['CHECKOUT_WARMUP']}s", "-timeout", p["CHECKOUT_TIMEOUT"])
+            self.vegeta_wait(v, p["CHECKOUT_WARMUP"] + 30)
+            log(f"3 checkout warm-up ({p['CHECKOUT_WARMUP']} s, not counted): "
+                f"{figure_line(self.figures('checkout-warmup'))}")
+        # enough distinct targets for the longest run this timeline can take; Vegeta is stopped after the tail
+        max_s = p["CHECKOUT_LEAD"] + p["OUTAGE"] + 60 + p["CHECKOUT_GAP"] + 30 + p["OUTAGE"] + 60 + p["CHECKOUT_TAIL"]
+        targets = os.path.join(self.tmp, "checkout.targets")
+        chaos.write_targets(self.url, paths, self.runid, rate * max_s, targets)
+        log(f"3 checkout: POST /{{mode}}/orders round-robin at {rate} req/s, customers chaos-{self.runid}-<n>; "
+            f"delay service down after {p['CHECKOUT_LEAD']} s, database down {p['CHECKOUT_GAP']} s after it is back, "
+            f"{p['OUTAGE']} s each, load ends {p['CHECKOUT_TAIL']} s after")
+        v = self.vegeta("checkout", "-format", "json", "-targets", targets, "-rate", f"{rate}/1s", "-duration",
+                        f"{max_s}s", "-timeout", p["CHECKOUT_TIMEOUT"])
+        t_run = time.time()
+        sleep_until(t_run, p["CHECKOUT_LEAD"])
+        self.ps.stop(self.delay, signal.SIGKILL)
+        t_down = time.time()
+        log("  delay service killed")
+        io_paths = [sc.request(m, "io").path for m in sc.modes]
+        db_paths = [sc.request(m, "db").path for m in sc.modes]
+        smoke_delay = self.save("smoke-delay-down.json", chaos.smoke(self.url, io_paths, 502, 1))
+        sleep_until(t_down, p["OUTAGE"])
+        self.start_delay()
+        t_delay_back = time.time()
+        delay_outage_ms = round((t_delay_back - t_down) * 1000)
+        log(f"  delay service answers again, {delay_outage_ms} ms after the kill")
+        sleep_until(t_delay_back, p["CHECKOUT_GAP"])
+        t_stop = time.time()
+        self.db("stop")
+        t_down = time.time()
+        log(f"  database stopped (load/db.sh stop took {round((t_down - t_stop) * 1000)} ms)")
+        smoke_db = self.save("smoke-db-down.json", chaos.smoke(self.url, db_paths, 503, p["DB_DOWN_LIMIT"]))
+        sleep_until(t_down, p["OUTAGE"])
+        if self.db("start"):
+            raise Fatal(f"load/db.sh start (after the outage) failed; see {self.out}/logs/db.log")
+        db_back = time.time()
+        db_outage_ms = round((db_back - t_down) * 1000)
+        log(f"  database answers again, {db_outage_ms} ms after it stopped")
+        sleep_until(db_back, p["CHECKOUT_TAIL"])
+        self.vegeta_wait(v, 0, 90)   # stop sending; the requests in flight still get their answers
+        run_s = round(time.time() - t_run, 1)
+        load = self.figures("checkout")
+        results = self.path("raw", "checkout.results.json")
+        with open(results, "w") as f:
+            subprocess.run([self.vegeta_bin, "encode", "-to", "json", self.path("raw", "checkout.bin")], stdout=f,
+                           check=True)
+        time.sleep(1)   # a request that got no answer may still commit; give it a moment before reading the table
+        rows = self.path("raw", "checkout.db-rows.tsv")
+        with open(rows, "w") as f:
+            r = subprocess.run([self.mariadb, "--no-defaults", "--protocol=tcp", "-h127.0.0.1", f"-P{self.db_port}",
+                                "-ubench", "-pbench", "bench", "-N", "-B", "-e",
+                                f"SELECT customer, mode, id FROM orders WHERE customer LIKE 'chaos-{self.runid}-%'"],
+                               stdout=f)
+        if r.returncode:
+            raise Fatal(f"could not read the orders table with {self.mariadb}")
+        books = self.save("checkout.verify.json", chaos.verify(results, self.url, rows, db_back,
+                                                               self.path("raw", "checkout.timeline.csv")))
+        log(f"  load: {figure_line(load)}")
+        log(f"  books: {books['requests']} requests, errors by status {books['errors_by_status']}, acknowledged "
+            f"{books['acknowledged']} {books['acknowledged_by_mode']}, found in DB {books['found_in_db']}, found "
+            f"without ack {books['found_without_ack']}, unknown (no answer) {books['found_unknown_client_gave_up']}, "
+            f"ack not readable {books['acknowledged_not_readable']}, ack missing in DB "
+            f"{books['acknowledged_missing_in_db']}, duplicates {books['duplicate_rows']}, after DB back "
+            f"{books['after_db_back']}" + (f", e.g. {books['examples']}" if books["examples"] else ""))
+        log(f"  per second: {self.out}/raw/checkout.timeline.csv")
+        self.check("3-checkout.json", 3, "nothing lost: checkout through delay and database outages", books["pass"],
+                   run_s=run_s, delay_outage_s=round(delay_outage_ms / 1000, 1),
+                   db_outage_s=round(db_outage_ms / 1000, 1), books=books, load=load)
+        log(f"  delay down: {json.dumps(smoke_delay)}")
+        log(f"  database down: {json.dumps(smoke_db)}")
+        self.check("4-outage-smoke.json", 4, "outage answers: delay down -> 502 within 1 s, database down -> 503 "
+                   f"within {p['DB_DOWN_LIMIT']} s", smoke_delay["pass"] and smoke_db["pass"],
+                   delay_down=smoke_delay, db_down=smoke_db)
+
+
+def run(args):
+    p = settings(args, os.environ)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = os.path.abspath(args.out or os.path.join(LOAD_DIR, "results", f"chaos-{stamp}"))
+    for d in ("checks", "raw", "logs"):
+        os.makedirs(os.path.join(out, d), exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="vtvr-chaos.", dir=os.environ.get("TMPDIR"))
+    try:
+        with Procs() as ps:
+            checks = Chaos(args, p, out, tmp, ps)
+            checks.stamp, checks.runid = stamp, f"{stamp}-{os.getpid()}"
+            return checks.run()
+    finally:
+        db_err = os.path.join(tmp, "db", "mariadbd.err")
+        if os.path.exists(db_err):
+            shutil.copy(db_err, os.path.join(out, "logs", "mariadbd.err"))
+        shutil.rmtree(tmp, ignore_errors=True)
+        # a run cut short (error, Ctrl-C) still leaves a summary of the checks it finished, marked incomplete
+        if not os.path.exists(os.path.join(out, "summary.json")) and os.path.exists(os.path.join(out, "params.json")):
+            try:
+                _, lines = chaos.summary(out, incomplete=True)
+                print("\n".join(lines), file=sys.stderr)
+            except (OSError, ValueError):
+                pass

@@ -1,0 +1,25 @@
+"""The package's one duration parser: Go durations (5s, 1.5s, 500ms, 2m, 1m30s) as Vegeta and the options take them."""
+import re
+
+UNIT_MS = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1.0, "s": 1e3, "m": 6e4, "h": 3.6e6}
+_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
+
+
+def parse_ms(text):
+    """'1m30s' -> 90000 (whole milliseconds); a bare number is seconds ('5' -> 5000). ValueError for anything else."""
+    s = str(text).strip()
+    if re.fullmatch(r"\d+(?:\.\d*)?", s):
+        return round(float(s) * 1e3)
+    if not s or _PART.sub("", s):
+        raise ValueError(f"not a duration like 5s, 500ms or 1m30s: {text!r}")
+    return round(sum(float(n) * UNIT_MS[u] for n, u in _PART.findall(s)))
+
+
+def parse_s(text):
+    """'1.5s' -> 1.5 (seconds, a float)."""
+    return parse_ms(text) / 1e3
+
+
+def go(ms):
+    """90000 -> '90000ms': whole milliseconds as a Go duration for Vegeta's -duration and -timeout."""
+    return f"{int(ms)}ms"

@@ -1,0 +1,313 @@
+"""What a compare run will do and how long it takes: the presets (data), the settings, the plan and its time estimate,
+all pure functions of the options and the environment (nothing is started here)."""
+import random
+import re
+from dataclasses import dataclass, field
+
+from .cli import Fatal
+from .durations import parse_ms
+from .scenarios import PARAMS, table
+
+# Per scenario: (Vegeta rates in req/s, hey concurrency levels), sized for a 2-core machine that also runs the
+# load generator, the delay service and the database
+LEVELS = {
+    "io": ((500, 1500, 2500, 4000), (50, 400)),      # 2,500 > the worker ceiling of 2,000; 400 in flight > 200 threads
+    "fanout": ((50, 150, 300), (10, 100)),           # x10 delay calls each
+    "db": ((200, 800, 1600), (10, 100)),
+    "slow-query": ((10, 20, 40), (10, 100)),         # 20 connections / 0.5 s = 40 req/s for every mode
+    "checkout": ((50, 150, 300), (10, 100)),
+    "cpu": ((50, 200, 400), (2, 16)),
+    "pinning": ((20, 100, 400), (10, 300)),          # and every pinning-* scenario
+}
+DEFAULT_LEVELS = ((50,), (10,))
+
+# The experiments of docs/experiments.md; explicit flags win over a preset. `env` sets scenario parameters and
+# timeouts (TIMEOUT for Vegeta, TIMEOUT_S for hey) as the bash presets exported them.
+T30 = {"TIMEOUT": "30s", "TIMEOUT_S": "30"}
+EXPERIMENTS = {
+    "E1": dict(scenarios="io", env={"IO_CALLS": "3", "DELAY": "300", **T30}, rates=(100, 200, 400),
+               conc=(300, 1500, 3000), duration="10s"),
+    "E2": dict(scenarios="cpu", env={"CPU_N": "10000000", "BENCH_MAX_N_EVENT_LOOP": "10000000", **T30},
+               rates=(5, 10, 20), conc=(2, 8, 32), duration="10s"),
+    "E3": dict(scenarios="cpu,fanout", env={"CPU_N": "1000000", "BENCH_MAX_N_EVENT_LOOP": "1000000",
+                                            "FANOUT_CALLS": "50", "DELAY": "100"},
+               rates=(10, 20, 40), conc=(4, 16, 64)),
+    "E4": dict(scenarios="fanout", env={"FANOUT_CALLS": "100", "DELAY": "100"}, rates=(10,), conc=(10,),
+               duration="30s"),
+    "E5": dict(scenarios="checkout", env={"DELAY": "100"}, rates=(50, 150, 300), conc=(50, 500), duration="10s"),
+    "E6": dict(scenarios="fanout", env={"FANOUT_CALLS": "100", "DELAY": "1000", "TIMEOUT": "60s", "TIMEOUT_S": "60"},
+               rates=(1, 5, 10), conc=(1, 10), duration="10s"),
+    "E7": dict(scenarios="slow-query", env={"SLOW_DELAY": "1000", **T30}, rates=(5, 10, 20, 30), conc=(20, 100),
+               duration="10s"),
+    "E8": dict(scenarios="pinning,pinning-reentrant", modes="virtual,worker", env={"DELAY": "100"},
+               rates=(20, 100, 400), conc=(10, 300)),
+    "saturate": dict(scenarios="io", tools="vegeta", rates=(1000, 2500, 4000, 5500, 7000, 8500, 10000)),
+    "cost": dict(scenarios="io,fanout", cost=True, duration="10s", aa="none"),
+}
+# The cost experiment's own plan: the work per request varies, not the load
+COST_STEPS = [("fanout", "vegeta", 20, f"FANOUT_CALLS={x}") for x in (1, 10, 100)] + \
+             [("io", "hey", x, "") for x in (50, 400, 1000, 2000, 4000)]
+CLIENTS = ("socket", "rest-client")
+
+# The time model, calibrated on the plain default run of 2026-11-22 (docs/results/default-1run-2026-11-22: 117
+# steps, 73 of them Vegeta, 4 fresh apps, 982 s) and on --quick runs: every step costs its duration plus
+# STEP_OVERHEAD_S (tool start, the in-flight tail, the sampler's stop, the step's report line), a Vegeta step its
+# ramp-in too; every app start APP_START_S; a warm-up its ramp plus WARMUP_JIT_SHARE of the time up to WARMUP_MAX
+# (the default run's four warm-ups ran on while the JIT compiled: 34-46 s, mean 42 s of at most 45); RUN_FIXED_S
+# for the machine facts and the report at the end.
+STEP_OVERHEAD_S = 0.87
+APP_START_S = 12.0
+WARMUP_JIT_SHARE = 0.92
+WARMUP_ROUND_S = 0.6
+RUN_FIXED_S = 5.0
+
+
+def levels(scenario):
+    return LEVELS.get("pinning" if scenario.startswith("pinning") else scenario, DEFAULT_LEVELS)
+
+
+def base_of(series):
+    """The URL's mode of a series: virtual+socket -> virtual, reactive-aa -> reactive."""
+    return series.removesuffix("-aa").split("+")[0]
+
+
+def client_of(series):
+    """The bench.blocking-client the app of SERIES runs with ('' : the app's default)."""
+    return series.removesuffix("-aa").partition("+")[2]
+
+
+@dataclass
+class Settings:
+    """One compare run's settings: the options, the preset and the environment resolved."""
+    quick: bool = False
+    dry_run: bool = False
+    runs: int = 1
+    reuse: bool = False
+    aa: str = ""
+    rotate: int = 0
+    rotate_given: bool = False
+    cpus: str = ""
+    cost: bool = False
+    native: bool = False
+    rebuild: bool = False
+    no_build: bool = False
+    experiment: str = ""
+    out: str = ""
+    app_url: str = ""
+    app_pid: str = ""
+    scenarios: tuple = ()
+    modes: tuple = ()
+    rates: tuple = ()
+    conc: tuple = ()
+    tools: tuple = ("vegeta", "hey")
+    duration: str = "5s"
+    warmup: str = "10s"
+    duration_ms: int = 5000
+    warmup_ms: int = 10000
+    warmup_max_s: int = 45
+    ramp_ms: int = 1000
+    timeout: str = "10s"
+    timeout_s: int = 10
+    settle_s: int = 0
+    warmup_scale: int = 100
+    warmup_jit_pct: int = 5
+    metrics_interval: str = "0.5"
+    app_java_opts: str = "-XX:+UseParallelGC"
+    env: dict = field(default_factory=dict)   # exported to every tool: scenario parameters, TIMEOUT, TIMEOUT_S
+
+    @property
+    def step_limit_s(self):
+        """A step's tool is stopped after this: the step, its ramp-in, its request timeout and a margin."""
+        return (self.ramp_ms + self.duration_ms + max(parse_ms(self.timeout), self.timeout_s * 1000)) // 1000 + 30
+
+    @property
+    def warm_est_ms(self):
+        return max(self.warmup_ms, self.warmup_max_s * 1000)
+
+
+@dataclass(frozen=True)
+class Step:
+    series: str
+    scenario: str
+    tool: str
+    level: int
+    extra: str = ""      # one scenario parameter for this step only, e.g. FANOUT_CALLS=10
+
+    def __str__(self):
+        return " ".join(x for x in (self.series, self.scenario, self.tool, str(self.level), self.extra) if x)
+
+
+def _csv(text):
+    return tuple(x for x in (text or "").replace(" ", ",").split(",") if x)
+
+
+def _ints(text, what):
+    vals = _csv(text)
+    for v in vals:
+        if not re.fullmatch(r"[1-9][0-9]*", v):
+            raise Fatal(f"rates and concurrency levels are positive integers, got '{v}'")
+    return tuple(int(v) for v in vals)
+
+
+def _duration_ms(text, what):
+    try:
+        return parse_ms(text)
+    except ValueError:
+        raise Fatal(f"{what}, got '{text}'") from None
+
+
+def settings(args, environ, rng=random):
+    """The settings of a run from its parsed options ARGS and the environment ENVIRON (a dict); Fatal on bad input."""
+    env = {k: environ[k] for k in PARAMS if k in environ}
+    env["TIMEOUT"] = environ.get("TIMEOUT", "10s")
+    env["TIMEOUT_S"] = environ.get("TIMEOUT_S", "10")
+    sc = table()
+    s = Settings(scenarios=sc.scenarios, modes=sc.modes, quick=args.quick, dry_run=args.dry_run,
+                 native=args.native, rebuild=args.rebuild, no_build=args.no_build, out=args.out or "",
+                 app_url=args.app_url or "", app_pid=args.app_pid or "", cpus=args.cpus or "")
+    aa = args.aa or ""
+    exp = args.experiment or ""
+    if exp:
+        preset = EXPERIMENTS.get(exp if exp in ("saturate", "cost") else exp.upper())
+        if preset is None:
+            raise Fatal(f"unknown experiment '{exp}' (E1 .. E8, saturate, cost)")
+        s.experiment = exp
+        s.scenarios = _csv(preset["scenarios"])
+        s.modes = _csv(preset.get("modes")) or s.modes
+        s.rates, s.conc = preset.get("rates", ()), preset.get("conc", ())
+        s.tools = _csv(preset.get("tools")) or s.tools
+        s.duration = preset.get("duration", s.duration)
+        s.cost = preset.get("cost", False)
+        env.update(preset.get("env", {}))
+        aa = aa or preset.get("aa", "")
+    s.warmup_max_s = environ.get("WARMUP_MAX", "45")
+    ramp = environ.get("RAMP_IN", "0s" if s.quick else "1s")
+    reuse = args.reuse
+    if s.quick:
+        s.duration, s.warmup, s.warmup_max_s = "1s", "1s", "0"
+        reuse = True if reuse is None else reuse
+    s.reuse = bool(reuse)
+    s.scenarios = _csv(args.scenario) or s.scenarios
+    s.modes = _csv(args.modes) or s.modes
+    s.rates = _ints(args.rates, "rates") if args.rates else s.rates
+    s.conc = _ints(args.concurrency, "concurrency") if args.concurrency else s.conc
+    s.tools = _csv(args.tools) or s.tools
+    s.duration = args.duration or s.duration
+    s.warmup = args.warmup or s.warmup
+    if args.delay:
+        env["DELAY"] = args.delay
+    env.setdefault("DELAY", "100")
+    s.env = env
+    s.settle_s = int(environ.get("SETTLE", "0") or 0)
+    s.app_java_opts = environ.get("APP_JAVA_OPTS", "-XX:+UseParallelGC")
+    s.metrics_interval = environ.get("METRICS_INTERVAL", "0.5")
+    if not re.fullmatch(r"[0-9]+", str(s.warmup_max_s)):
+        raise Fatal(f"WARMUP_MAX is whole seconds, got '{s.warmup_max_s}'")
+    s.warmup_max_s = int(s.warmup_max_s)
+    scale, jit = environ.get("WARMUP_SCALE", "100"), environ.get("WARMUP_JIT_PCT", "5")
+    if not re.fullmatch(r"[1-9][0-9]*", scale):
+        raise Fatal(f"WARMUP_SCALE is a positive whole percentage, got '{scale}'")
+    s.warmup_scale, s.warmup_jit_pct = int(scale), int(jit)
+    s.duration_ms = _duration_ms(s.duration, "--duration must be a Go duration like 5s or 1m")
+    s.warmup_ms = _duration_ms(s.warmup, "--warmup must be a Go duration like 10s")
+    s.ramp_ms = _duration_ms(ramp, "RAMP_IN must be a Go duration like 1s or 0s")
+    s.timeout = env["TIMEOUT"]
+    _duration_ms(s.timeout, "TIMEOUT must be a Go duration like 10s")
+    if not re.fullmatch(r"[1-9][0-9]*", env["TIMEOUT_S"]):
+        raise Fatal(f"TIMEOUT_S must be whole seconds, got '{env['TIMEOUT_S']}'")
+    s.timeout_s = int(env["TIMEOUT_S"])
+
+    for sc_name in s.scenarios:
+        if sc_name not in sc.scenarios:
+            raise Fatal(f"unknown scenario '{sc_name}' (one of: {' '.join(sc.scenarios)})")
+    for m in s.modes:
+        if base_of(m) not in sc.modes:
+            raise Fatal(f"unknown mode '{m}' (one of: {' '.join(sc.modes)}, or virtual+socket, worker+socket)")
+        if client_of(m) and (base_of(m) not in ("virtual", "worker") or client_of(m) not in CLIENTS):
+            raise Fatal(f"mode '{m}': a delay client (+socket, +rest-client) exists for virtual and worker only")
+    if not aa and not s.quick and "io" in s.scenarios and "vegeta" in s.tools:
+        aa = "reactive"
+    s.aa = "" if aa == "none" else aa
+    if s.aa and s.aa not in s.modes:
+        raise Fatal(f"--aa {s.aa}: not one of the measured modes ({','.join(s.modes)})")
+    if args.rotate is not None and not re.fullmatch(r"[0-9]+", args.rotate):
+        raise Fatal(f"--rotate takes a whole number, got '{args.rotate}'")
+    for t in s.tools:
+        if t not in ("vegeta", "hey"):
+            raise Fatal(f"unknown tool '{t}' (vegeta, hey)")
+    if not re.fullmatch(r"[1-9][0-9]?", args.runs):
+        raise Fatal(f"--runs takes 1 to 99, got '{args.runs}'")
+    s.runs = int(args.runs)
+    order_len = len(s.modes) + (1 if s.aa else 0)
+    s.rotate_given = args.rotate is not None
+    s.rotate = int(args.rotate) if s.rotate_given else rng.randrange(order_len)
+    return s
+
+
+def mode_order(s):
+    """The series in measuring order, rotated by --rotate (the last one gets the warmest DB buffer pool and page
+    cache); the A/A series is one of its own in the rotation, so its two measurements sit at different places."""
+    order = list(s.modes) + ([s.aa + "-aa"] if s.aa else [])
+    k = s.rotate % len(order)
+    return order[k:] + order[:k]
+
+
+def build_plan(s):
+    """The steps of one run, in order."""
+    sc = table()
+    plan = []
+    for m in mode_order(s):
+        if s.cost:
+            if not m.endswith("-aa"):
+                plan += [Step(m, scen, tool, lv, extra) for scen, tool, lv, extra in COST_STEPS]
+            continue
+        for scen in s.scenarios:
+            if base_of(m) not in sc.modes_for(scen) or (m.endswith("-aa") and scen != "io"):
+                continue   # the A/A row: io, Vegeta
+            r, c = levels(scen)
+            r, c = s.rates or r, s.conc or c
+            if s.quick:
+                r, c = s.rates or r[:1], s.conc or c[:1]
+            if "vegeta" in s.tools:
+                plan += [Step(m, scen, "vegeta", x) for x in r]
+            if "hey" in s.tools and not m.endswith("-aa"):
+                plan += [Step(m, scen, "hey", x) for x in c]
+    if not plan:
+        raise Fatal("nothing to run: no chosen scenario has a chosen mode")
+    return plan
+
+
+def app_starts(plan, reuse):
+    """The indexes of the steps before which an app (and delay service) starts: every series with a fresh app,
+    with --reuse only the first one, a delay-client variant and the A/A row."""
+    starts, current, client = [], None, None
+    for i, st in enumerate(plan):
+        if st.series != current:
+            if not reuse or current is None or st.series.endswith("-aa") or client_of(st.series) != client:
+                starts.append(i)
+                client = client_of(st.series)
+            current = st.series
+    return starts
+
+
+def series_starts(plan):
+    """The indexes of the steps that begin a series (each is preceded by that series' warm-up)."""
+    return [i for i, st in enumerate(plan) if i == 0 or plan[i - 1].series != st.series]
+
+
+def warmup_s(s):
+    """The expected length of one warm-up: its ramp, then the JIT rounds up to WARMUP_MAX."""
+    extension = max(0.0, s.warmup_max_s - s.warmup_ms / 1000) * WARMUP_JIT_SHARE
+    return s.warmup_ms / 1000 + WARMUP_ROUND_S + extension
+
+
+def estimate_s(s, plan, start=0, step_overhead_s=STEP_OVERHEAD_S, app_start_s=APP_START_S, warm_s=None):
+    """Seconds from step START (0-based) of PLAN to the end of the run; the measured figures of a run in
+    progress (step overhead, app start, warm-up) replace the model's when given."""
+    warm_s = warmup_s(s) if warm_s is None else warm_s
+    rest = plan[start:]
+    starts = sum(1 for i in app_starts(plan, s.reuse) if i >= start)
+    warms = sum(1 for i in series_starts(plan) if i >= start)
+    step = s.duration_ms / 1000 + step_overhead_s + s.settle_s
+    ramp = s.ramp_ms / 1000 * sum(1 for st in rest if st.tool == "vegeta")
+    return len(rest) * step + ramp + starts * app_start_s + warms * warm_s + RUN_FIXED_S

@@ -1,0 +1,234 @@
+"""Every process a run starts, in one place: started in a process group of its own, stopped with a grace period."""
+import contextlib
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from datetime import datetime
+
+import psutil
+
+# The whole run's stop on an error, Ctrl-C or SIGTERM: SIGTERM to everything at once, SIGKILL to what is left
+# after this many seconds, so a run is gone within 10 s even when the app waits out quarkus.shutdown.timeout
+STOP_ALL_GRACE_S = 7
+_NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+_sink = None
+
+
+def set_log_sink(fn):
+    """Routes log lines to FN (the live progress panel prints them above itself); None: stderr."""
+    global _sink
+    _sink = fn
+
+
+def log(msg):
+    """One timestamped line on stderr, as the bash scripts wrote them."""
+    line = f"[{datetime.now():%H:%M:%S}] {msg}"
+    if _sink:
+        _sink(line)
+    else:
+        print(line, file=sys.stderr, flush=True)
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised like KeyboardInterrupt so that every `finally` runs."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
+class Proc:
+    """One started process: its name, Popen, and its log file."""
+
+    def __init__(self, name, popen, log_path):
+        self.name, self.popen, self.log_path = name, popen, log_path
+
+    @property
+    def pid(self):
+        return self.popen.pid
+
+    def alive(self):
+        return self.popen.poll() is None
+
+    def wait(self, timeout=None):
+        """Exit status, or None when still running after TIMEOUT seconds."""
+        try:
+            return self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+
+def _tree(pid):
+    """PID and its descendants (psutil), the descendants first; a process that left the group is still found."""
+    try:
+        root = psutil.Process(pid)
+        return [*root.children(recursive=True)[::-1], root]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _signal(procs, sig):
+    for p in procs:
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+            p.send_signal(sig)
+
+
+def stop_trees(roots, sig=signal.SIGTERM, grace_s=20.0):
+    """SIG to every process of ROOTS' trees (pids or psutil.Process) at once; SIGKILL to what is left after GRACE_S."""
+    procs = [p for r in roots for p in (_tree(r) if isinstance(r, int) else [r])]
+    if not procs:
+        return
+    _signal(procs, sig)
+    _, left = psutil.wait_procs(procs, timeout=5 if sig == signal.SIGKILL else grace_s)
+    if left and sig != signal.SIGKILL:
+        log(f"{', '.join(str(p.pid) for p in left)} ignored {signal.Signals(sig).name} for {grace_s:g} s, killing")
+        _signal(left, signal.SIGKILL)
+        psutil.wait_procs(left, timeout=5)
+
+
+class Procs:
+    """The processes of one run. As a context manager it stops all of them on the way out (success, error, Ctrl-C,
+    SIGTERM); `adopt` takes a daemon a script started (MariaDB) so it is stopped too."""
+
+    def __init__(self):
+        self.running = []       # Proc, in start order
+        self.adopted = {}       # name -> pid of a daemon started by a script of ours
+        self.on_exit = []       # callables run before the stop (a graceful `db.sh stop`, a summary)
+
+    def __enter__(self):
+        self._old_term = signal.signal(signal.SIGTERM, _on_sigterm)
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        interrupted = kind in (KeyboardInterrupt, Terminated)
+        if interrupted:
+            log("interrupted" if kind is KeyboardInterrupt else "terminated")
+        # a second Ctrl-C must not cut the stop short
+        old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            for fn in self.on_exit:
+                if not interrupted:
+                    with contextlib.suppress(Exception):
+                        fn()
+            self.stop_all(STOP_ALL_GRACE_S)
+        finally:
+            signal.signal(signal.SIGINT, old_int)
+            signal.signal(signal.SIGTERM, self._old_term)
+        return False
+
+    def start(self, name, argv, *, log_path=None, env=None, cwd=None, stdout=None, append=False):
+        """Starts ARGV in a session of its own (a Ctrl-C on the terminal reaches only the runner, which stops
+        everything in order); its output goes to LOG_PATH, or to STDOUT when given."""
+        out = stdout
+        if out is None:
+            out = open(log_path, "ab" if append else "wb") if log_path else subprocess.DEVNULL
+        try:
+            popen = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     env=None if env is None else {**os.environ, **env}, cwd=cwd,
+                                     start_new_session=True)
+        finally:
+            if stdout is None and log_path:
+                out.close()
+        proc = Proc(name, popen, log_path)
+        self.running.append(proc)
+        return proc
+
+    def run(self, name, argv, *, timeout=None, **kw):
+        """Starts ARGV and waits for it: its exit status, 124 when it ran past TIMEOUT seconds (then stopped)."""
+        proc = self.start(name, argv, **kw)
+        rc = proc.wait(timeout)
+        if rc is None:
+            self.stop(proc, grace_s=5)
+            rc = 124
+        self.forget(proc)
+        return rc
+
+    def adopt(self, name, pid):
+        self.adopted[name] = pid
+
+    def release(self, name):
+        self.adopted.pop(name, None)
+
+    def forget(self, proc):
+        if proc in self.running:
+            self.running.remove(proc)
+
+    def stop(self, proc, sig=signal.SIGTERM, grace_s=20.0):
+        """SIG to PROC's tree, SIGKILL after GRACE_S; a finished or None PROC is a no-op."""
+        if proc is None:
+            return
+        stop_trees([proc.pid], sig, grace_s)
+        proc.wait(5)
+        self.forget(proc)
+
+    def stop_all(self, grace_s=STOP_ALL_GRACE_S):
+        roots = [p.pid for p in self.running] + list(self.adopted.values())
+        stop_trees(roots, signal.SIGTERM, grace_s)
+        for p in self.running:
+            p.wait(1)
+        self.running.clear()
+        self.adopted.clear()
+
+
+def port_free(port):
+    """True when a server can bind PORT on 127.0.0.1 (SO_REUSEADDR as servers set it: TIME_WAIT is not busy)."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+def free_port():
+    """A TCP port free on 127.0.0.1, below the kernel's range for outgoing connections, so the many client sockets
+    of a load test cannot take it between this check and the server's bind."""
+    lo = 32768
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        lo = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+    for port in random.sample(range(min(20000, lo - 2000), lo), 200):
+        if port_free(port):
+            return port
+    raise OSError("no free port found on 127.0.0.1")
+
+
+def http_status(url, timeout=2.0, method="GET", body=None, headers=None):
+    """-> the HTTP status of one request (0: no answer), never through a proxy."""
+    req = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+    try:
+        with _NO_PROXY.open(req, timeout=timeout) as r:
+            r.read()
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+    except (OSError, ValueError):
+        return 0
+
+
+def wait_ready(proc, url, timeout_s):
+    """Until URL answers 2xx: True; False after TIMEOUT_S seconds, or at once when PROC has exited."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if 200 <= http_status(url) < 300:
+            return True
+        if proc is not None and not proc.alive():
+            return False
+        time.sleep(0.2)
+    return False
+
+
+def tail(path, lines=20):
+    """The last LINES lines of a log file, for an error message."""
+    with contextlib.suppress(OSError):
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+    return ""

@@ -1,0 +1,104 @@
+"""The plan, the presets and the time estimate of load/compare.sh, computed without starting anything."""
+import pytest
+
+from harness import cli, plan
+
+
+def settings(*argv, env=None):
+    return plan.settings(cli.compare_parser().parse(["--rotate", "0", *argv]), env or {})
+
+
+def steps(*argv, env=None):
+    s = settings(*argv, env=env)
+    return s, plan.build_plan(s)
+
+
+def test_default_plan_is_the_published_run():
+    s, p = steps()
+    assert len(p) == 117 and sum(st.tool == "vegeta" for st in p) == 73
+    assert plan.mode_order(s) == ["virtual", "worker", "reactive", "reactive-aa"]
+    assert [st for st in p if st.series == "reactive-aa"] == [plan.Step("reactive-aa", "io", "vegeta", r)
+                                                             for r in (500, 1500, 2500, 4000)]
+    assert plan.app_starts(p, s.reuse) == [0, 41, 82, 113]   # a fresh app per series
+
+
+def test_default_estimate_is_within_15_percent_of_the_measured_982_s():
+    s, p = steps()
+    assert abs(plan.estimate_s(s, p) - 982) <= 0.15 * 982
+    assert plan.estimate_s(s, p, start=len(p) - 1) < 5 + 1 + 1 + 5   # the last step: its time and the report
+
+
+def test_quick_is_one_app_one_level_each_no_aa():
+    s, p = steps("--quick")
+    assert (s.duration_ms, s.warmup_ms, s.warmup_max_s, s.ramp_ms, s.aa, s.reuse) == (1000, 1000, 0, 0, "", True)
+    assert len(p) == 44 and plan.app_starts(p, s.reuse) == [0]
+    assert 60 < plan.estimate_s(s, p) < 150
+    s, p = steps("--quick", "--fresh")
+    assert len(plan.app_starts(p, s.reuse)) == 3
+
+
+def test_rotation_moves_the_first_series_to_the_end():
+    s = settings("--rotate", "1", "--aa", "none", "--modes", "virtual,worker")
+    assert plan.mode_order(s) == ["worker", "virtual"]
+
+
+def test_delay_client_variant_gets_its_own_app_even_with_reuse():
+    s, p = steps("--quick", "--modes", "virtual,virtual+socket,reactive")
+    starts = plan.app_starts(p, s.reuse)
+    assert [p[i].series for i in starts] == ["virtual", "virtual+socket", "reactive"]
+    assert plan.client_of("virtual+socket") == "socket" and plan.base_of("reactive-aa") == "reactive"
+
+
+@pytest.mark.parametrize("exp, n, scenarios", [("E1", 18, {"io"}), ("e2", 18, {"cpu"}), ("E4", 6, {"fanout"}),
+                                              ("E8", 20, {"pinning", "pinning-reentrant"}), ("saturate", 21, {"io"})])
+def test_presets(exp, n, scenarios):
+    s, p = steps("--experiment", exp, "--aa", "none")
+    assert len(p) == n and {st.scenario for st in p} == scenarios
+
+
+def test_preset_sets_parameters_and_flags_win():
+    s = settings("--experiment", "E1", "--duration", "3s", "--rates", "7")
+    assert s.env["IO_CALLS"] == "3" and s.env["DELAY"] == "300" and s.timeout == "30s" and s.timeout_s == 30
+    assert s.duration_ms == 3000 and s.rates == (7,)
+    assert settings("--experiment", "E1", "--delay", "50").env["DELAY"] == "50"
+    assert settings("--experiment", "saturate").tools == ("vegeta",)
+
+
+def test_cost_plan_varies_the_work_not_the_load():
+    s, p = steps("--experiment", "cost", "--modes", "virtual")
+    assert s.aa == "" and [str(x) for x in p[:3]] == [f"virtual fanout vegeta 20 FANOUT_CALLS={n}" for n in (1, 10, 100)]
+    assert [x.level for x in p[3:]] == [50, 400, 1000, 2000, 4000]
+
+
+def test_pinning_runs_for_virtual_and_worker_only():
+    _, p = steps("--quick", "--scenario", "pinning")
+    assert {st.series for st in p} == {"virtual", "worker"}
+
+
+def test_environment_overrides():
+    s = settings("--quick", env={"RAMP_IN": "2s", "SETTLE": "1", "TIMEOUT": "20s", "TIMEOUT_S": "20", "DELAY": "5",
+                                 "APP_JAVA_OPTS": ""})
+    assert (s.ramp_ms, s.settle_s, s.timeout, s.timeout_s, s.env["DELAY"], s.app_java_opts) == \
+        (2000, 1, "20s", 20, "5", "")
+    assert s.step_limit_s == (2000 + 1000 + 20000) // 1000 + 30
+
+
+@pytest.mark.parametrize("argv, env, message", [
+    (["--scenario", "nope"], {}, "unknown scenario 'nope'"),
+    (["--modes", "reactive+socket"], {}, "exists for virtual and worker only"),
+    (["--modes", "quantum"], {}, "unknown mode 'quantum'"),
+    (["--aa", "worker", "--modes", "virtual"], {}, "--aa worker: not one of the measured modes"),
+    (["--rotate", "x"], {}, "--rotate takes a whole number"),
+    (["--tools", "wrk"], {}, "unknown tool 'wrk'"),
+    (["--rates", "0"], {}, "positive integers"),
+    (["--runs", "100"], {}, "--runs takes 1 to 99"),
+    (["--duration", "fast"], {}, "--duration must be a Go duration"),
+    (["--experiment", "E9"], {}, "unknown experiment 'E9'"),
+    ([], {"WARMUP_MAX": "x"}, "WARMUP_MAX is whole seconds"),
+    ([], {"WARMUP_SCALE": "0"}, "WARMUP_SCALE is a positive whole percentage"),
+    ([], {"TIMEOUT_S": "0"}, "TIMEOUT_S must be whole seconds"),
+    ([], {"RAMP_IN": "soon"}, "RAMP_IN must be a Go duration"),
+])
+def test_bad_settings_are_clear_errors(argv, env, message):
+    with pytest.raises(cli.Fatal, match=message.replace("+", r"\+")):
+        plan.build_plan(plan.settings(cli.compare_parser().parse(argv), env))
