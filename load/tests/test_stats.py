@@ -203,6 +203,24 @@ def test_planted_ten_percent_difference_is_found():
     assert sock["blocks_needed"] is None or sock["blocks_needed"] > 12
 
 
+def test_planted_ten_percent_above_a_bound_fails_it_and_on_the_aa_pair_breaks_the_design():
+    """10 % more CPU per request for virtual+socket (target <= 1.0x): FAIL with 16 blocks at 5 % trial noise; the
+    same 10 % planted on the A/A pair (a --jvm-opts handicap) is caught by the A/A check."""
+    res = run(simulate(16, {"virtual+socket": 1.10}, seed=19))
+    sock = next(e for e in res["verdicts"] if e["target"] == "virtual+socket CPU ms/req <= 1 x reactive")
+    assert sock["verdict"] == "FAIL" and sock["ci_low"] > 1.0 and res["design_broken"] is None
+    res = run(simulate(16, {"reactive-aa": 1.10}, seed=19))
+    assert res["design_broken"] and "cpu_ms_per_req" in res["design_broken"]
+
+
+def test_duet_run_analyses_only_the_pairs_it_loaded_together():
+    pairs = (("virtual", "reactive"), ("virtual+socket", "reactive"), ("reactive-aa", "reactive"))
+    res = run(simulate(10, {"virtual": 1.5}, seed=23, pairs=pairs))
+    assert {tuple(e["series"]) for e in res["verdicts"]} == {*pairs}
+    cpu = next(e for e in res["verdicts"] if e["target"] == "virtual CPU ms/req <= 1.2 x reactive")
+    assert cpu["verdict"] == "FAIL" and cpu["blocks"] == 10
+
+
 def test_cut_target_fails_when_the_socket_client_saves_nothing():
     res = run(simulate(12, {"virtual+socket": 1.0}, seed=8))
     cut = [e for e in res["verdicts"] if e["series"] == ["virtual+socket", "virtual"] and e["metric"] ==
