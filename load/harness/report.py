@@ -33,6 +33,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 # the same folder: one step's row, what the rows say, the charts
 from .steps import (AA_SUFFIX, FIELDS, fmt, hey_rows, one_line, params_of, percentile, read_json,
                    read_text, series_names, sort_rows, step_row, worker_ceiling)
+from . import verdict_report
 from .verdicts import median_rows, saturation, saturation_args, saturation_over_runs, targets
 from .charts import mode_color, series_for, svg_chart
 
@@ -142,7 +143,8 @@ def write_csv_json(run, rows):
                         for k in FIELDS})
     meta = read_json(os.path.join(run, "machine.json"), {})
     with open(os.path.join(run, "summary.json"), "w") as f:
-        json.dump({"machine": meta, "rows": rows}, f, indent=1)
+        json.dump({**verdict_report.summary_json(verdict_report.load(run)), "machine": meta, "rows": rows}, f,
+                  indent=1)
 
 
 MD_COLS = [("mode", "mode"), ("tool", "tool"), ("load", "load"), ("achieved_rps", "ok req/s"),
@@ -198,6 +200,7 @@ def write_md(run, rows, meta, scenarios, worker_pool):
               f"- **mode order**: {order_text(meta)}", f"- **CPU placement**: {meta.get('placement') or 'none'}",
               f"- **pools and limits** (every mode): {settings_text(meta)}",
               ""] + [f"- {x}" for x in method_notes(meta)] + [""]
+    lines[2:2] = verdict_report.md_lines(verdict_report.load(run))
     lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival rate; their "
               "percentiles leave out the requests of the step's ramp-in (RAMP_IN, 1 s by default), which "
               "'p99 incl. ramp-in' counts too. hey rows "
@@ -263,6 +266,7 @@ def write_html(run, rows, meta, scenarios, worker_pool):
              f"<p class='note'>{e(meta.get('started', '?'))}, {e(str(meta.get('cores', '?')))} cores; mode order "
              f"{e(order_text(meta))}; CPU placement: {e(meta.get('placement') or 'none')}. The run's details "
              "follow the targets.</p>",
+             verdict_report.html_section(verdict_report.load(run)),
              targets_html(rows, meta, worker_pool),
              "<h2>This run</h2><table class='meta'>"]
     for k, label in (("cores", "cores"), ("cpu", "CPU"), ("memory_mib", "memory MiB"), ("os", "OS"),
