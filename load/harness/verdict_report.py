@@ -58,9 +58,10 @@ def design_text(d):
             f"{'; '.join(' + '.join(p) for p in d['pairs'])})" if d["design"] == "duet"
             else "interleaved (one series loaded at a time, a fresh random order per step and block)")
     jvm = "; ".join(f"{k}: `{v}`" for k, v in (d.get("jvm_opts") or {}).items())
+    restarts = (f"apps restarted every {d['restart_every']} blocks" if d["restart_every"] < d["blocks"]
+                else "one app invocation per series")
     return (f"Design: {what}. Series: {', '.join(d['series'])}. Steps: {steps}. {d['blocks']} blocks of "
-            f"{d['trial']} trials (after a {d['ramp_in']} ramp-in), apps restarted every {d['restart_every']} "
-            f"blocks, seed {d['seed']}, looks at {d['looks'] or 'the end only'}, intervals at "
+            f"{d['trial']} trials (after a {d['ramp_in']} ramp-in), {restarts}, seed {d['seed']}, looks at {d['looks'] or 'the end only'}, intervals at "
             f"{100 * d['level']:.1f} %; {d['seconds']} s in all." + (f" Extra JVM options: {jvm}." if jvm else ""))
 
 
@@ -76,7 +77,7 @@ def md_lines(data):
         out.append(f"| {e['target']} | {e['scenario']} {e['rate']:,.0f} | {' / '.join(e['series'])} | "
                    f"{LABELS[e['metric']]} | {_ci(e)} | {_hw(e)} | {e['blocks']} | {e['verdict']} | "
                    f"{(e.get('note') or '').replace('|', '/')} |")
-    out += ["", "Method: [docs/statistics.md](../docs/statistics.md) of the repository (geometric mean of per-block "
+    out += ["", "Method: docs/statistics.md in the repository (geometric mean of per-block "
             "ratios, Student's t on the log ratios with invocation-level standard error; Georges et al. 2007, "
             "Kalibera and Jones 2013). The table rows below are medians over the blocks.", ""]
     return out
