@@ -97,7 +97,7 @@ class Run:
             self.url = f"http://127.0.0.1:{self.app_port}"
         else:
             self.url = s.app_url.rstrip("/")
-            if not re.match(r"http://(127\.0\.0\.1|localhost|\[::1\])[:/]", self.url + "/"):
+            if not is_loopback(self.url):
                 os.environ["VTVR_REMOTE"] = "1"   # the user named another host: vegeta.sh and hey.sh may load it
         os.environ["APP_URL"] = self.url
         # after the database start, which runs meanwhile (a first run builds Vegeta)
@@ -313,7 +313,7 @@ class Run:
                 with open(os.path.join(tdir, f"{scen}-{label}.bin"), "wb") as results:
                     running.append(self.ps.start(f"vegeta warm-up {scen}", [
                         self.vegeta, "attack", "-targets", tfile, "-rate", f"{rate}/1s", "-duration", f"{ms}ms",
-                        "-timeout", s.timeout, *self.laddr()], stdout=results))
+                        "-timeout", s.timeout, *laddr(self.url)], stdout=results))
             for p in running:
                 if p.wait(ms / 1000 + s.step_limit_s) is None:
                     self.ps.stop(p, grace_s=5)
@@ -357,13 +357,6 @@ class Run:
             return int(json.loads(r.stdout)["jit_ms"])
         except (ValueError, KeyError):
             return 0
-
-    def laddr(self):
-        """Vegeta's -laddr with a fresh loopback source (lib.sh's loopback_source: each 127.0.0.x has its own
-        ports, so the TIME_WAIT sockets of one heavy step do not use up the next one's) for a loopback target."""
-        if re.match(r"http://(127\.0\.0\.1|localhost|\[::1\])[:/]", self.url + "/"):
-            return ["-laddr", f"127.0.0.{2 + int.from_bytes(os.urandom(1)) % 250}"]
-        return []
 
     # ------------------------------------------------------------------------------------------ steps
     def run_step(self, i, st):
@@ -463,7 +456,8 @@ class Run:
         """Seconds left before step INDEX (0-based): the model, with this run's own timings once it has some."""
         mean = lambda xs, d: sum(xs) / len(xs) if xs else d   # noqa: E731
         return plan.estimate_s(self.s, self.plan, index, max(0.3, mean(self.overheads, plan.STEP_OVERHEAD_S)),
-                               mean(self.startups, plan.APP_START_S), mean(self.warmups, plan.warmup_s(self.s)))
+                               mean(self.startups, plan.APP_START_S), mean(self.warmups, plan.warmup_s(self.s)),
+                               prepared=True)
 
     def _facts(self, app_desc, vegeta_version):
         s = self.s
@@ -536,6 +530,16 @@ class Run:
         return desc, os.environ.get("VEGETA_VERSION", "v12.12.0")
 
 
+def is_loopback(url):
+    return re.match(r"http://(127\.0\.0\.1|localhost|\[::1\])[:/]", url + "/") is not None
+
+
+def laddr(url):
+    """Vegeta's -laddr with a fresh loopback source (as lib.sh's loopback_source: each 127.0.0.x has its own ports,
+    so the TIME_WAIT sockets of one heavy run do not use up the next one's) for a loopback URL; none otherwise."""
+    return ["-laddr", f"127.0.0.{2 + int.from_bytes(os.urandom(1)) % 250}"] if is_loopback(url) else []
+
+
 def fetch(url, timeout, method="GET", body=None):
     """-> (status, body bytes) of one request; status 0 and b'' when none came."""
     req = urllib.request.Request(url, data=body.encode() if body else None, method=method,
@@ -574,6 +578,19 @@ def newer_than(ref, paths):
     return ""
 
 
+def one_run_argv(argv):
+    """ARGV without --runs, --out and --rotate (and their values): the command line of one of N runs."""
+    once, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a in ("--runs", "--out", "--rotate"):
+            skip = True
+        elif not a.startswith(("--runs=", "--out=", "--rotate=")):
+            once.append(a)
+    return once
+
+
 def default_out():
     return os.path.join(LOAD_DIR, "results", datetime.now().strftime("%Y%m%d-%H%M%S"))
 
@@ -601,14 +618,7 @@ def run(args):
             return Run(s, steps, out, "load/compare.sh" + "".join(" " + a for a in argv), ps).run()
     out = os.path.abspath(s.out or default_out())
     os.makedirs(out, exist_ok=True)
-    once, skip = [], False   # the arguments without --runs, --out and --rotate
-    for a in argv:
-        if skip:
-            skip = False
-        elif a in ("--runs", "--out", "--rotate"):
-            skip = True
-        elif not a.startswith(("--runs=", "--out=", "--rotate=")):
-            once.append(a)
+    once = one_run_argv(argv)
     done = []
     for k in range(1, s.runs + 1):
         log(f"run {k} of {s.runs} -> {out}/run-{k}")

@@ -347,13 +347,16 @@ def warmup_s(s):
     return s.warmup_ms / 1000 + WARMUP_ROUND_S + extension
 
 
-def estimate_s(s, plan, start=0, step_overhead_s=STEP_OVERHEAD_S, app_start_s=APP_START_S, warm_s=None):
-    """Seconds from step START (0-based) of PLAN to the end of the run; the measured figures of a run in
-    progress (step overhead, app start, warm-up) replace the model's when given."""
+def estimate_s(s, plan, start=0, step_overhead_s=STEP_OVERHEAD_S, app_start_s=APP_START_S, warm_s=None,
+               prepared=False):
+    """Seconds from step START (0-based) of PLAN to the end of the run; PREPARED: the app start and warm-up before
+    step START are done. The measured figures of a run in progress (step overhead, app start, warm-up) replace the
+    model's when given."""
     warm_s = warmup_s(s) if warm_s is None else warm_s
     rest = plan[start:]
-    starts = sum(1 for i in app_starts(plan, s.reuse) if i >= start)
-    warms = sum(1 for i in series_starts(plan) if i >= start)
+    first = start + 1 if prepared else start
+    starts = sum(1 for i in app_starts(plan, s.reuse) if i >= first)
+    warms = sum(1 for i in series_starts(plan) if i >= first)
     step = s.duration_ms / 1000 + step_overhead_s + s.settle_s
     ramp = s.ramp_ms / 1000 * sum(1 for st in rest if st.tool == "vegeta")
     return len(rest) * step + ramp + starts * app_start_s + warms * warm_s + RUN_FIXED_S

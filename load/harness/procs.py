@@ -114,11 +114,12 @@ class Procs:
         # a second Ctrl-C must not cut the stop short
         old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
-            for fn in self.on_exit:
-                if not interrupted:
+            if not interrupted:   # in order: what uses the database, then a graceful stop of the database
+                self.stop_all(STOP_ALL_GRACE_S, adopted=False)
+                for fn in self.on_exit:
                     with contextlib.suppress(Exception):
                         fn()
-            self.stop_all(STOP_ALL_GRACE_S)
+            self.stop_all(STOP_ALL_GRACE_S)   # on Ctrl-C all at once, within 10 s
         finally:
             signal.signal(signal.SIGINT, old_int)
             signal.signal(signal.SIGTERM, self._old_term)
@@ -169,13 +170,15 @@ class Procs:
         proc.wait(5)
         self.forget(proc)
 
-    def stop_all(self, grace_s=STOP_ALL_GRACE_S):
-        roots = [p.pid for p in self.running] + list(self.adopted.values())
+    def stop_all(self, grace_s=STOP_ALL_GRACE_S, adopted=True):
+        """Every started process (and the adopted daemons) at once: SIGTERM, SIGKILL after GRACE_S."""
+        roots = [p.pid for p in self.running] + (list(self.adopted.values()) if adopted else [])
         stop_trees(roots, signal.SIGTERM, grace_s)
         for p in self.running:
             p.wait(1)
         self.running.clear()
-        self.adopted.clear()
+        if adopted:
+            self.adopted.clear()
 
 
 def port_free(port):

@@ -47,3 +47,16 @@ def test_dry_run_prints_the_plan_and_estimate(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[:2] == ["  1. virtual io vegeta 500", "  2. virtual io hey 50"]
     assert re.fullmatch(r"2 steps of 1s, warm-up 1s per mode, 1 app start\(s\): about \d+ s \(1 series\)", out[-1])
+
+
+def test_one_of_n_runs_drops_runs_out_and_rotate():
+    from harness.compare import one_run_argv
+    assert one_run_argv(["--runs", "3", "--quick", "--out=/x", "--rotate", "2", "--modes", "virtual", "--runs=3"]) \
+        == ["--quick", "--modes", "virtual"]
+
+
+def test_delegated_subcommands_reach_their_module():
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "harness", "report", "-h"], capture_output=True, text=True)
+    assert r.returncode == 0 and "report" in r.stdout.lower()

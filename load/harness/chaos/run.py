@@ -13,7 +13,7 @@ from datetime import datetime
 
 from .. import procs
 from ..cli import Fatal
-from ..compare import ROOT, bash_env, newer_than
+from ..compare import ROOT, bash_env, laddr, newer_than
 from ..procs import Procs, log
 from ..scenarios import LOAD_DIR, table
 from . import chaos
@@ -106,8 +106,7 @@ class Chaos:
 
     def vegeta(self, name, *argv):
         """Starts `vegeta attack ARGV` writing raw/NAME.bin, from a fresh loopback source address."""
-        laddr = f"127.0.0.{2 + int.from_bytes(os.urandom(1)) % 250}"
-        v = self.ps.start(f"vegeta {name}", [self.vegeta_bin, "attack", "-laddr", laddr, *argv, "-output",
+        v = self.ps.start(f"vegeta {name}", [self.vegeta_bin, "attack", *laddr(self.url), *argv, "-output",
                                              self.path("raw", f"{name}.bin")],
                           log_path=self.path("logs", f"vegeta-{name}.log"))
         return v

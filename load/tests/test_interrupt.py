@@ -1,0 +1,110 @@
+"""Ctrl-C in the middle of a real run (MariaDB, delay service, app, Vegeta or hey) leaves nothing behind: every
+process the run started is gone within 10 s and its ports are free. Each launcher is started as a user would."""
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+import uuid
+
+import psutil
+import pytest
+
+from harness import procs
+
+LOAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+pytestmark = pytest.mark.slow
+
+
+def marked(mark):
+    """The live processes whose environment carries MARK: everything the run started, daemons included."""
+    found = []
+    for p in psutil.process_iter():
+        try:
+            if p.environ().get("VTVR_TEST_MARK") == mark and p.status() != psutil.STATUS_ZOMBIE:
+                found.append(p)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            pass
+    return found
+
+
+def listening_ports(processes):
+    ports = set()
+    for p in processes:
+        try:
+            ports |= {c.laddr.port for c in p.net_connections("tcp") if c.status == psutil.CONN_LISTEN}
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    return ports
+
+
+def interrupt(tmp_path, argv, ready, env=None, settle_s=0.5, timeout_s=300):
+    """Starts ARGV, waits for a stderr line matching READY, lets it run SETTLE_S more, sends SIGINT and checks that
+    the run and every process it started end within 10 s, their ports free. Returns (exit status, stderr)."""
+    mark = uuid.uuid4().hex
+    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": str(tmp_path / "db"),
+           **(env or {})}
+    env.pop("PYTHON", None)
+    runner = subprocess.Popen(argv, cwd=LOAD, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    lines, seen = [], threading.Event()
+
+    def read():
+        for line in runner.stderr:
+            lines.append(line)
+            if re.search(ready, line):
+                seen.set()
+    threading.Thread(target=read, daemon=True).start()
+    threading.Thread(target=runner.stdout.read, daemon=True).start()
+    try:
+        assert seen.wait(timeout_s), "never reached: " + ready + "\n" + "".join(lines[-30:])
+        time.sleep(settle_s)
+        started = marked(mark)
+        ports = listening_ports(started)
+        assert len(started) >= 3 and ports, "".join(lines[-30:])   # the runner, the app, the database at least
+        t0 = time.monotonic()
+        runner.send_signal(signal.SIGINT)
+        rc = runner.wait(15)
+        psutil.wait_procs(started, timeout=max(0.1, 10 - (time.monotonic() - t0)))
+        assert time.monotonic() - t0 <= 10
+        left = marked(mark)
+        assert not left, [p.cmdline() for p in left]
+        assert all(procs.port_free(p) for p in ports), ports
+        return rc, "".join(lines)
+    finally:
+        for p in marked(mark):   # a failed test must not leave its run behind either
+            p.kill()
+
+
+def test_compare_quick_interrupted_in_a_step(tmp_path):
+    rc, err = interrupt(tmp_path, ["./compare.sh", "--quick", "--out", str(tmp_path / "run")], r"step 2/\d+")
+    assert rc == 130 and "interrupted" in err
+
+
+def test_chaos_quick_interrupted_in_the_overload_round(tmp_path):
+    rc, err = interrupt(tmp_path, ["./chaos.sh", "--quick", "--checks", "overload", "--modes", "worker", "--out",
+                                   str(tmp_path / "chaos")], r"1 overload worker", settle_s=2)
+    assert rc == 130
+    assert "run cut short" in (tmp_path / "chaos" / "summary.md").read_text()
+
+
+def test_startup_interrupted_while_the_app_starts(tmp_path):
+    rc, _ = interrupt(tmp_path, ["./startup.sh"], r"delay service: JVM", settle_s=4,
+                      env={"RUNS": "1", "WARMUP_RUNS": "0", "VARIANTS": "jvm", "OUT": str(tmp_path / "startup")})
+    assert rc == 130
+
+
+def test_compare_runs_end_to_end(tmp_path):
+    """A whole (small) quick run: the plan's steps, the report files, and nothing left running."""
+    mark = uuid.uuid4().hex
+    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": str(tmp_path / "db")}
+    env.pop("PYTHON", None)
+    r = subprocess.run(["./compare.sh", "--quick", "--scenario", "io,checkout", "--modes", "virtual,reactive",
+                        "--out", str(tmp_path / "run")], cwd=LOAD, env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = tmp_path / "run"
+    assert {"summary.csv", "summary.json", "summary.md", "report.html", "machine.json"} <= set(os.listdir(out))
+    assert len(os.listdir(out / "steps")) == 8 and "step 8/8" in r.stderr
+    assert not marked(mark)
