@@ -61,7 +61,8 @@ def design_text(d):
     restarts = (f"apps restarted every {d['restart_every']} blocks" if d["restart_every"] < d["blocks"]
                 else "one app invocation per series")
     return (f"Design: {what}. Series: {', '.join(d['series'])}. Steps: {steps}. {d['blocks']} blocks of "
-            f"{d['trial']} trials (after a {d['ramp_in']} ramp-in), {restarts}, seed {d['seed']}, looks at {d['looks'] or 'the end only'}, intervals at "
+            f"{d['trial']} trials (after a {d['ramp_in']} ramp-in), {restarts}, seed {d['seed']}, looks at "
+            f"{d['looks'] or 'the end only'}, intervals at "
             f"{100 * d['level']:.1f} %; {d['seconds']} s in all." + (f" Extra JVM options: {jvm}." if jvm else ""))
 
 

@@ -1,5 +1,6 @@
 """The wiring of the interleaved design, start to end without starting a process: options -> trials.Plan -> the
-schedule -> trial records (from step rows) -> stats.analyse -> verdicts.json -> summary.json, summary.md, report.html."""
+schedule -> trial records (from step rows) -> stats.analyse -> verdicts.json -> summary.json, summary.md and
+report.html."""
 import json
 import math
 import os
