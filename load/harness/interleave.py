@@ -16,7 +16,7 @@ import psutil
 
 from . import plan, procs, stats, steps, trials, verdict_report
 from .cli import Fatal
-from .compare import JAR, Run, fetch, save
+from .compare import JAR, Run, children_cpu_ms, fetch, laddr, save
 from .procs import Procs, log
 from .scenarios import LOAD_DIR
 from .targets import AA_PAIRS, for_series
@@ -210,7 +210,7 @@ class Interleaved(Run):
         with open(out_bin, "wb") as results:
             return self.ps.start(f"vegeta warm-up {app.series} {scenario}", [
                 self.vegeta, "attack", "-targets", tfile, "-rate", f"{max(1, int(rate))}/1s", "-duration",
-                f"{ms}ms", "-timeout", self.s.timeout, *self.laddr()], stdout=results)
+                f"{ms}ms", "-timeout", self.s.timeout, *laddr(app.url)], stdout=results)
 
     def ok_of(self, bins):
         r = subprocess.run([self.vegeta, "report", "-type", "json", *bins], capture_output=True, text=True)
@@ -295,7 +295,7 @@ class Interleaved(Run):
                     break
                 time.sleep(0.02)
         sent = f"{s.ramp_ms + s.duration_ms}ms" if tool == "vegeta" else s.duration
-        c0, t0 = _children_cpu_ms(), time.monotonic()
+        c0, t0 = children_cpu_ms(), time.monotonic()
         loads = [self.ps.start(tool, [os.path.join(LOAD_DIR, f"{tool}.sh"), plan.base_of(app.series), t.scenario,
                                       str(each), sent],
                                env={"OUT": os.path.join(d, "results"), "APP_URL": app.url},
@@ -308,7 +308,7 @@ class Interleaved(Run):
                 rc = 124
             self.ps.forget(p)
             rcs.append(rc)
-        gen = {"cpu_ms": (_children_cpu_ms() - c0) // len(run), "wall_ms": round((time.monotonic() - t0) * 1000)}
+        gen = {"cpu_ms": (children_cpu_ms() - c0) // len(run), "wall_ms": round((time.monotonic() - t0) * 1000)}
         out = []
         for (app, d, _, rec, sampler), rc in zip(run, rcs, strict=True):
             self.ps.stop(sampler, grace_s=5)
@@ -406,11 +406,6 @@ WORKER_POOL = 200   # quarkus.thread-pool.max-threads of the app, for the worker
 def unit_of(tool):
     return " req/s" if tool == "vegeta" else " in flight"
 
-
-def _children_cpu_ms():
-    import resource
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return round((r.ru_utime + r.ru_stime) * 1000)
 
 
 def dry_run(s):
