@@ -213,11 +213,12 @@ class Interleaved(Run):
                 f"{ms}ms", "-timeout", self.s.timeout, *laddr(app.url)], stdout=results)
 
     def ok_of(self, bins):
+        """(successes, requests) of the Vegeta results files BINS."""
         r = subprocess.run([self.vegeta, "report", "-type", "json", *bins], capture_output=True, text=True)
         with contextlib.suppress(ValueError, KeyError):
             rep = json.loads(r.stdout)
-            return round(rep["requests"] * rep["success"])
-        return 0
+            return round(rep["requests"] * rep["success"]), rep["requests"]
+        return 0, 0
 
     def warm(self, apps):
         """Warms APPS: first all together, each at every step's scenario at its share of the step's rate for
@@ -239,7 +240,7 @@ class Interleaved(Run):
                 self.ps.stop(p, grace_s=5)
             self.ps.forget(p)
         for app in apps:
-            seen = []
+            seen, ok_pct = [], []
             for k in range(QUICK_WARM_WINDOWS if s.quick else WARM_MAX_WINDOWS):
                 cpu0 = psutil.Process(app.pid).cpu_times()
                 bins, running = [], []
@@ -253,14 +254,16 @@ class Interleaved(Run):
                         self.ps.stop(p, grace_s=5)
                     self.ps.forget(p)
                 cpu1 = psutil.Process(app.pid).cpu_times()
-                ok = self.ok_of(bins)
+                ok, sent = self.ok_of(bins)
+                ok_pct.append(round(100 * ok / max(sent, 1), 1))
                 seen.append(round(1000 * (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / max(ok, 1), 4))
                 if len(seen) >= 2 and seen[-1] >= WARM_SETTLED * seen[-2]:
                     break
             self.warm_log.append({"series": app.series, "invocation": app.invocation, "cpu_ms_per_req": seen,
-                                  "settled": len(seen) >= 2 and seen[-1] >= WARM_SETTLED * seen[-2]})
+                                  "ok_pct": ok_pct, "settled": len(seen) >= 2 and seen[-1] >= WARM_SETTLED * seen[-2]})
             log(f"warm-up {app.series} #{app.invocation}: CPU ms/req per window {seen}"
-                + ("" if self.warm_log[-1]["settled"] else " (still falling at the last window)"))
+                + ("" if self.warm_log[-1]["settled"] else " (still falling at the last window)")
+                + ("" if min(ok_pct) >= 99 else f"; WARNING: only {min(ok_pct)} % of a window's requests succeeded"))
 
     # ------------------------------------------------------------------------------------------ trials
     def trial(self, t):
