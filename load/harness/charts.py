@@ -24,8 +24,23 @@ def nice_ticks(lo, hi, n=5):
     return ticks
 
 
-def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=328, h=270):
-    """series: [{name, color, dash, points: [(x, y, flagged, tooltip)]}]; x is categorical (sorted union)."""
+class Tips:
+    """The hover texts of a page's charts, each stored once: a point names its text by number (data-t), and the
+    page's script puts the text in place, so a step drawn in ten charts does not carry its text ten times."""
+
+    def __init__(self):
+        self.texts, self._index = [], {}
+
+    def ref(self, text):
+        if text not in self._index:
+            self._index[text] = len(self.texts)
+            self.texts.append(text)
+        return self._index[text]
+
+
+def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=328, h=270, tips=None):
+    """series: [{name, color, dash, points: [(x, y, flagged, tooltip)]}]; x is categorical (sorted union). TIPS (a
+    Tips) takes the hover texts; without it each point carries its own <title> (a standalone SVG file)."""
     pts = [p for s in series for p in s["points"] if p[1] is not None]
     ml, mr, mt, mb = 52, 10, 56, 40
     legend, lx, ly = [], ml, 0   # (x, line) of each series' legend entry, wrapped to the chart's width
@@ -64,12 +79,12 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
     fx = lambda x: ml + (pw * (xs.index(x) + 0.5) / n)  # noqa: E731
     nudge = {id(s): (i - (len(series) - 1) / 2) * 5 for i, s in enumerate(series)}  # equal values stay visible
     out.append(f'<rect x="{ml}" y="{mt}" width="{pw}" height="{ph}" class="plot"/>')
-    for t in ticks:
-        y = fy(t)
-        out.append(f'<line x1="{ml}" x2="{ml + pw}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
-                   f'<text x="{ml - 5}" y="{y + 4:.1f}" text-anchor="end" class="ax">{fmt_tick(t)}</text>')
-    for x in xs:
-        out.append(f'<text x="{fx(x):.1f}" y="{mt + ph + 15}" text-anchor="middle" class="ax">{fmt_tick(x)}</text>')
+    # the grid as one path and the tick labels in two groups: a report draws a hundred charts
+    out.append('<path class="grid" d="' + "".join(f"M{ml} {fy(t):.1f}h{pw}" for t in ticks) + '"/>')
+    out.append('<g class="ax" text-anchor="end">' + "".join(
+        f'<text x="{ml - 5}" y="{fy(t) + 4:.1f}">{fmt_tick(t)}</text>' for t in ticks) + "</g>")
+    out.append('<g class="ax" text-anchor="middle">' + "".join(
+        f'<text x="{fx(x):.1f}" y="{mt + ph + 15}">{fmt_tick(x)}</text>' for x in xs) + "</g>")
     out.append(f'<text x="{ml + pw / 2}" y="{h - 6}" text-anchor="middle" class="ax">{e(xlabel)}</text>')
     out.append(f'<text transform="translate(13,{mt + ph / 2}) rotate(-90)" text-anchor="middle" class="ax">'
                f'{e(ylabel)}{" (log)" if logy else ""}</text>')
@@ -84,15 +99,18 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
             d = " ".join(f"{'M' if i == 0 else 'L'}{fx(p[0]) + dx:.1f},{fy(p[1]):.1f}" for i, p in enumerate(sp))
             dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
             out.append(f'<path d="{d}" fill="none" stroke="{s["color"]}" stroke-width="2"{dash}/>')
+        out.append(f'<g fill="{s["color"]}">')
         for x, y, flagged, tip in sp:
             cx, cy = fx(x) + dx, fy(y)
-            out.append(f'<g><title>{e(tip)}</title>')
+            # a hover text of its own (a standalone SVG) or the page's text number TIPS gives (data-t)
+            ref, title = ("", f"<title>{e(tip)}</title>") if tips is None else (f' data-t="{tips.ref(tip)}"', "")
+            out.append(f"<g{ref}>{title}")
             if flagged:
                 out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="7" class="flag"/>')
-            shape = (f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7" fill="{s["color"]}"/>'
-                     if s.get("dash") else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.8" fill="{s["color"]}"/>')
-            out.append(shape + "</g>")
-    for s, (lx, line) in zip(series, legend):  # legend between the titles and the plot
+            out.append((f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7"/>' if s.get("dash")
+                        else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.8"/>') + "</g>")
+        out.append("</g>")
+    for s, (lx, line) in zip(series, legend, strict=True):  # legend between the titles and the plot
         label, y = s["name"], mt - 12 - 14 * (ly - line)
         dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
         out.append(f'<line x1="{lx}" x2="{lx + 16}" y1="{y}" y2="{y}" stroke="{s["color"]}" '

@@ -43,7 +43,7 @@ def report_cli(*argv):
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         try:
-            rc = report.main(["report", *argv]) or 0
+            rc = report.main(list(argv)) or 0
         except SystemExit as e:
             rc = e.code if isinstance(e.code, int) else 1
             if not isinstance(e.code, int) and e.code:

@@ -1,24 +1,22 @@
-#!/usr/bin/env python3
-"""Samples the server while a load step runs; started and stopped by compare.sh.
+"""Samples the server while a load step runs; the runner starts and stops it.
 
-Usage: load/sample.py --pid PID --out FILE [--interval 0.25] [--metrics URL] [--metrics-interval 0.5]
-                      [--also NAME=PID ...]
-       load/sample.py --metrics URL --out FILE     (a remote app: no pid, every figure from its /q/metrics)
-       load/sample.py --pid PID --once              (one sample with the JIT/GC split, to stdout)
-       load/sample.py --pid PID --scrape-cost URL   (CPU ms of one /q/metrics scrape at idle, to stdout)
+Usage: vtvr-harness sample --pid PID --out FILE [--interval 0.25] [--metrics URL] [--metrics-interval 0.5]
+                           [--also NAME=PID ...]
+       vtvr-harness sample --metrics URL --out FILE     (a remote app: no pid, every figure from its /q/metrics)
+       vtvr-harness sample --pid PID --once             (one sample with the JIT/GC split, to stdout)
+       vtvr-harness sample --pid PID --scrape-cost URL  (CPU ms of one /q/metrics scrape at idle, to stdout)
 
 Every INTERVAL seconds it appends a JSON line to FILE with the process's CPU time (user+system, psutil, in ms),
 resident memory and live OS threads (for a JVM these are platform threads: carriers, event loops, workers, GC,
 JIT). The first and the last line also hold the CPU of the JIT compiler and garbage-collector threads (jit_ms,
 gc_ms) and of each --also process (e.g. the delay service), so a step's CPU is the difference of its two ends.
 Every METRICS_INTERVAL seconds (0: never) it reads METRICS_URL for the pool gauges and the heap; that scrape costs
-the server CPU inside the step, which is not subtracted (it also held request work on the other core): compare.sh
+the server CPU inside the step, which is not subtracted (it also held request work on the other core): the runner
 measures one scrape's cost at idle (--scrape-cost) and the report states it. Writes a last sample and exits on
 SIGTERM/SIGINT, or when the process is gone.
 """
 import argparse
 import json
-import os
 import signal
 import sys
 import threading
@@ -134,8 +132,8 @@ class Scraper(threading.Thread):
             return m, self.count
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="vtvr-harness sample", description=__doc__.splitlines()[0])
     ap.add_argument("--pid", type=int)
     ap.add_argument("--out")
     ap.add_argument("--interval", type=float, default=0.25)
@@ -145,7 +143,7 @@ def main():
                     help="another process whose CPU is read at both ends (delay, db)")
     ap.add_argument("--once", action="store_true", help="print one JSON sample (with jit_ms, gc_ms) and exit")
     ap.add_argument("--scrape-cost", metavar="URL", help="print the CPU ms of one scrape of URL at idle and exit")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     proc = psutil.Process(args.pid) if args.pid else None
     if args.once or args.scrape_cost:
         if proc is None:
@@ -194,6 +192,8 @@ def main():
             row = {"t": time.time()}
             try:
                 if proc:
+                    if proc.status() == psutil.STATUS_ZOMBIE:   # ended, not yet reaped by its parent
+                        break
                     row.update(proc_sample(proc))
                 else:   # remote: the scrape is the only source, every interval
                     m = scrape(args.metrics)

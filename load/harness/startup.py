@@ -192,7 +192,7 @@ class Startup:
         log(f"{variant:<11} run {run:<3} first 200 after {first:5} ms, {cpu1:5} ms CPU (Quarkus: started in "
             f"{started or '?'} ms)  RSS {rss1:6} MiB -> {rss2:6} MiB after load ({rps} req/s, {errors} errors)")
         if not str(run).startswith("w"):
-            writer.writerow([variant, run, first, cpu1, started, rss1, rss2, rps, errors, os.getloadavg()[0]])
+            writer.writerow([variant, run, first, cpu1, started, rss1, rss2, rps, errors, f"{os.getloadavg()[0]:.2f}"])
 
     def train(self):
         """The AOT training run: every scenario in every mode, then a clean exit that writes app.aot."""

@@ -12,10 +12,12 @@ from .sample import jvm_metrics
 
 FIELDS = [
     "scenario", "params", "mode", "tool", "load_kind", "load", "duration_s", "requests", "send_rps",
-    "achieved_rps", "success_pct", "p50_ok_ms", "p99_ok_ms", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "p99_all_ms", "max_ms", "mean_ms",
+    "achieved_rps", "success_pct", "p50_ok_ms", "p99_ok_ms", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "p99_all_ms",
+    "max_ms", "mean_ms",
     "cpu_ms_per_req", "cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "threads_peak", "heap_peak_mib", "pinned_events",
     "db_pool_active_peak", "db_pool_awaiting_peak", "worker_pool_active_peak", "worker_pool_queue_peak",
-    "worker_ceiling_rps", "gen_cpu_pct", "delay_cpu_pct", "host_cpu_pct", "host_core_max_pct", "scrape_cpu_pct", "client", "status_codes", "errors",
+    "worker_ceiling_rps", "gen_cpu_pct", "delay_cpu_pct", "host_cpu_pct", "host_core_max_pct", "scrape_cpu_pct",
+    "client", "status_codes", "errors",
     "flags", "step", "runs", "p99_range_ms", "ranges",
 ]
 TEXT_FIELDS = {"scenario", "params", "mode", "tool", "load_kind", "client", "status_codes", "errors", "flags", "step",
@@ -117,8 +119,8 @@ def vegeta_csv(text, ramp_in_s=0.0):
         if row[5]:
             errors[row[5]] = errors.get(row[5], 0) + 1
     start = min((t for t, _, _ in sent), default=0) + ramp_in_s * 1e9
-    return ([l for t, l, _ in sent if t >= start], [l for t, l, ok in sent if t >= start and ok],
-            [l for _, l, _ in sent], codes, errors)
+    return ([ms for t, ms, _ in sent if t >= start], [ms for t, ms, ok in sent if t >= start and ok],
+            [ms for _, ms, _ in sent], codes, errors)
 
 
 def hey_rows(path):
@@ -179,9 +181,10 @@ def resource_figures(step):
     # the whole machine (100% = one core) and its busiest core, between the sampler's first and last reading
     host = [s for s in samples if s.get("host_busy_ms")]
     res["host_cpu_pct"] = res["host_core_max_pct"] = None
-    if len(host) >= 2 and host[-1]["t"] > host[0]["t"] and len(host[0]["host_busy_ms"]) == len(host[-1]["host_busy_ms"]):
+    if (len(host) >= 2 and host[-1]["t"] > host[0]["t"]
+            and len(host[0]["host_busy_ms"]) == len(host[-1]["host_busy_ms"])):
         per_core = [(b - a) / (host[-1]["t"] - host[0]["t"]) / 10.0
-                    for a, b in zip(host[0]["host_busy_ms"], host[-1]["host_busy_ms"])]
+                    for a, b in zip(host[0]["host_busy_ms"], host[-1]["host_busy_ms"], strict=True)]
         res["host_cpu_pct"], res["host_core_max_pct"] = sum(per_core), max(per_core)
     # JIT compiler and GC threads' share of the step's CPU (sampled at the step's ends only)
     ends = [s for s in samples if s.get("jit_ms") is not None]

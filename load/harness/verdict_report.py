@@ -30,8 +30,13 @@ def write(run, records, result, design):
 
 
 def load(run):
-    """verdicts.json of RUN, or None (a sequential run has none)."""
-    return read_json(os.path.join(run, VERDICTS))
+    """verdicts.json of RUN, else the verdicts summary.json carries (a published result, whose verdicts.json is in
+    its archive), or None (a sequential run has none)."""
+    data = read_json(os.path.join(run, VERDICTS))
+    if data is None:
+        data = read_json(os.path.join(run, "summary.json"), {})
+        data = {k: data[k] for k in ("verdicts", "design", "design_broken", "skipped")} if "verdicts" in data else None
+    return data
 
 
 def summary_json(data):
@@ -113,12 +118,12 @@ def rows_of(run, worker_pool):
 
 
 def publish(run, worker_pool):
-    """summary.csv/json/md and report.html of an interleaved run (report.publish, with the verdicts on top)."""
+    """summary.csv/json/md and report.html of an interleaved run (report.write_all, the verdicts on top)."""
     from . import report  # report imports this module for its sections
     rows = rows_of(run, worker_pool)
     if not rows:
         return 1
-    report.publish(run, rows, read_json(os.path.join(run, "machine.json"), {}), worker_pool)
+    report.write_all(run, rows, read_json(os.path.join(run, "machine.json"), {}))
     return 0
 
 

@@ -1,4 +1,44 @@
-"""Shared pytest settings for the harness package's tests."""
+"""Shared pytest fixtures of the harness package's tests: a local HTTP server whose answers a test sets."""
+import http.server
+import json
 import sys
+import threading
+
+import pytest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+
+
+class Routes(dict):
+    """path (query included) -> (status, body text or a callable returning (status, body)); unknown paths 404."""
+
+    def __init__(self):
+        super().__init__()
+        self.hits = []
+
+
+@pytest.fixture
+def http_server():
+    """(base URL, routes) of a server on 127.0.0.1 that answers GETs from ROUTES; stopped after the test."""
+    routes = Routes()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            routes.hits.append(self.path)
+            answer = routes.get(self.path) or routes.get(self.path.split("?")[0]) or (404, "not found")
+            status, body = answer() if callable(answer) else answer
+            data = (body if isinstance(body, str) else json.dumps(body)).encode()
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", routes
+    server.shutdown()
+    server.server_close()

@@ -14,7 +14,8 @@ def test_help_is_the_usage_text(command, capsys):
 
 @pytest.mark.parametrize("command, parser", [("compare", cli.compare_parser), ("chaos", cli.chaos_parser)])
 def test_every_documented_option_is_parsed_and_no_other(command, parser):
-    documented = set(re.findall(r"^ {2}(?:(?:-h, )?(--[a-z-]+)(?: [A-Z=]+[^ ]*)?)(?:\s|$)", cli.usage_text(command), re.M))
+    text = cli.usage_text(command)
+    documented = set(re.findall(r"^ {2}(?:(?:-h, )?(--[a-z-]+)(?: [A-Z=]+[^ ]*)?)(?:\s|$)", text, re.M))
     documented |= set(re.findall(r"^ {2}--[a-z-]+ [A-Z]+ (--[a-z-]+)", cli.usage_text(command), re.M))
     known = {o for a in parser()._actions for o in a.option_strings if o.startswith("--")}
     assert documented - {"--help"} <= known

@@ -39,6 +39,12 @@ def listening_ports(processes):
     return ports
 
 
+@pytest.fixture(scope="module")
+def db_dir(tmp_path_factory):
+    """One MariaDB data folder for the compare runs here: initialised by the first, reused by the next."""
+    return str(tmp_path_factory.mktemp("db"))
+
+
 def interrupt(tmp_path, argv, ready, env=None, settle_s=0.5, timeout_s=300):
     """Starts ARGV, waits for a stderr line matching READY, lets it run SETTLE_S more, sends SIGINT and checks that
     the run and every process it started end within 10 s, their ports free. Returns (exit status, stderr)."""
@@ -77,8 +83,9 @@ def interrupt(tmp_path, argv, ready, env=None, settle_s=0.5, timeout_s=300):
             p.kill()
 
 
-def test_compare_quick_interrupted_in_a_step(tmp_path):
-    rc, err = interrupt(tmp_path, ["./compare.sh", "--quick", "--out", str(tmp_path / "run")], r"step 2/\d+")
+def test_compare_quick_interrupted_in_a_step(tmp_path, db_dir):
+    rc, err = interrupt(tmp_path, ["./compare.sh", "--quick", "--out", str(tmp_path / "run")], r"step 2/\d+",
+                        env={"DB_DIR": db_dir})
     assert rc == 130 and "interrupted" in err
 
 
@@ -95,10 +102,10 @@ def test_startup_interrupted_while_the_app_starts(tmp_path):
     assert rc == 130
 
 
-def test_compare_runs_end_to_end(tmp_path):
+def test_compare_runs_end_to_end(tmp_path, db_dir):
     """A whole (small) quick run: the plan's steps, the report files, and nothing left running."""
     mark = uuid.uuid4().hex
-    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": str(tmp_path / "db")}
+    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": db_dir}
     env.pop("PYTHON", None)
     r = subprocess.run(["./compare.sh", "--quick", "--scenario", "io,checkout", "--modes", "virtual,reactive",
                         "--out", str(tmp_path / "run")], cwd=LOAD, env=env, capture_output=True, text=True,

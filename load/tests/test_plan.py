@@ -66,7 +66,8 @@ def test_preset_sets_parameters_and_flags_win():
 
 def test_cost_plan_varies_the_work_not_the_load():
     s, p = steps("--experiment", "cost", "--modes", "virtual")
-    assert s.aa == "" and [str(x) for x in p[:3]] == [f"virtual fanout vegeta 20 FANOUT_CALLS={n}" for n in (1, 10, 100)]
+    assert s.aa == ""
+    assert [str(x) for x in p[:3]] == [f"virtual fanout vegeta 20 FANOUT_CALLS={n}" for n in (1, 10, 100)]
     assert [x.level for x in p[3:]] == [50, 400, 1000, 2000, 4000]
 
 

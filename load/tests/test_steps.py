@@ -3,8 +3,7 @@ import os
 
 import pytest
 
-from harness import sample
-from harness import steps
+from harness import sample, steps
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 POOL = 200   # the worker pool the fixtures' ceilings assume
@@ -64,7 +63,8 @@ def test_clean_vegeta_step_has_no_flag_and_cpu_from_the_step_ends():
     assert r["gen_cpu_pct"] == pytest.approx(30.0)
     assert r["jit_pct"] == pytest.approx(5.0) and r["gc_pct"] == pytest.approx(2.5)
     assert r["rss_peak_mib"] == 300.0 and r["threads_peak"] == 44
-    assert r["host_cpu_pct"] == pytest.approx(100.0) and r["host_core_max_pct"] == pytest.approx(80.0)   # 4 s + 1 s busy of 5 s
+    # 4 s + 1 s busy of 5 s
+    assert r["host_cpu_pct"] == pytest.approx(100.0) and r["host_core_max_pct"] == pytest.approx(80.0)
 
 
 def test_flags_low_send_rate_below_rate_errors_and_the_client_series():

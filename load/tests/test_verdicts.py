@@ -1,8 +1,7 @@
 """Tests of load/verdicts.py: coherent medians over runs, the targets against the A/A noise, saturation."""
 import pytest
 
-from harness import steps
-from harness import verdicts
+from harness import steps, verdicts
 
 POOL = 200   # the worker pool (quarkus.thread-pool.max-threads) the targets are judged with
 
@@ -107,7 +106,8 @@ def test_socket_client_targets_compare_with_reactive_and_with_the_rest_client():
             row("virtual", 2500, 100, cpu=0.15), row("virtual", 4000, 100, cpu=0.15),
             row("virtual+socket", 2500, 100, cpu=0.10), row("virtual+socket", 4000, 100, cpu=0.13)]
     t = {name: (measured, verdict) for name, measured, verdict in verdicts.targets(rows, POOL)}
-    assert t["io: virtual+socket CPU ms/req <= 1.0 x reactive's (steps both serve fully)"][1] == "FAIL"   # 1.3x at 4,000
+    # 1.3x at 4,000
+    assert t["io: virtual+socket CPU ms/req <= 1.0 x reactive's (steps both serve fully)"][1] == "FAIL"
     cut = t["io: virtual+socket CPU ms/req <= 0.8 x virtual's with the REST client at 2,500 and 4,000 req/s"]
     assert cut == ("2,500/s 0.67x, 4,000/s 0.87x", "FAIL")
 

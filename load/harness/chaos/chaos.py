@@ -20,6 +20,7 @@ import concurrent.futures
 import datetime
 import json
 import pathlib
+import re
 import sys
 import threading
 import time
@@ -41,8 +42,7 @@ def get(url, timeout):
 
 
 def write_targets(base, paths, runid, count, out, prefix="chaos"):
-    """COUNT Vegeta JSON targets into the file OUT (PATHS: a list of paths, or MODE=PATH items)."""
-    paths = [p.split("=", 1)[-1] for p in paths]
+    """COUNT Vegeta JSON targets into the file OUT, round-robin over PATHS (a list of paths with their query)."""
     with open(out, "w") as f:
         for n in range(count):
             path = paths[n % len(paths)]
@@ -170,7 +170,7 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
     violations = [t for t in without_ack if t not in unknown]
     missing = sorted(set(acked) - found)
     after_db = None
-    if db_back:
+    if db_back is not None:
         since_ns = db_back * 1e9
         late = [r for r in results if _ts_ns(r["timestamp"]) >= since_ns]
         after_db = {"requests": len(late), "2xx": sum(200 <= r["code"] < 300 for r in late)}
@@ -196,7 +196,8 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
         "found_without_ack": len(violations), "found_unknown_client_gave_up": len(unknown),
         "after_db_back": after_db,
         "examples": (ack_problems + unreadable)[:5] + [
-            f"{t}: in DB, request answered {by_tag[t]['code'] if t in by_tag else 'never sent'}" for t in violations[:5]],
+            f"{t}: in DB, request answered {by_tag[t]['code'] if t in by_tag else 'never sent'}"
+            for t in violations[:5]],
     }
     figures["pass"] = (len(results) > 0 and not dup_tags and not ack_problems and not unreadable and not missing
                        and not violations and figures["duplicate_rows"] == 0
@@ -205,16 +206,10 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
 
 
 def _ts_ns(ts):
-    """Vegeta's RFC 3339 timestamp with nanoseconds -> epoch nanoseconds."""
-    main, _, rest = ts.partition(".")
-    frac, tz = rest, ""
-    for sep in ("Z", "+", "-"):
-        if sep in rest:
-            i = rest.index(sep)
-            frac, tz = rest[:i], rest[i:]
-            break
-    tz = "+00:00" if tz in ("", "Z") else tz
-    dt = datetime.datetime.fromisoformat(main + tz)
+    """Vegeta's RFC 3339 timestamp -> epoch nanoseconds (Go leaves out a fraction that is zero)."""
+    m = re.fullmatch(r"([^.Z+]+?)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?", ts)
+    main, frac, tz = m.group(1), m.group(2) or "", m.group(3) or "Z"
+    dt = datetime.datetime.fromisoformat(main + ("+00:00" if tz == "Z" else tz))
     return int(dt.timestamp()) * 1_000_000_000 + int((frac + "000000000")[:9])
 
 
@@ -244,10 +239,12 @@ def line_of(rec):
         if isinstance(v, dict) and "acknowledged" in v:
             parts.append(f"{v['requests']} req, errors {v['errors_by_status']}, acknowledged {v['acknowledged']}, "
                          f"found {v['found_in_db']}, found without ack {v['found_without_ack']}, "
-                         f"unknown {v['found_unknown_client_gave_up']}, ack not readable {v['acknowledged_not_readable']}, "
+                         f"unknown {v['found_unknown_client_gave_up']}, "
+                         f"ack not readable {v['acknowledged_not_readable']}, "
                          f"after DB back {v['after_db_back']}")
         elif isinstance(v, dict) and "requests" in v and "codes" in v:
-            parts.append(f"{k}: {v['requests']} req at {v.get('rate', '?')}/s, codes {v['codes']}")
+            parts.append(f"{k}: {v['requests']} req" + (f" at {v['rate']}/s" if "rate" in v else "")
+                         + f", codes {v['codes']}")
         elif isinstance(v, dict) and "recovery_s" in v:
             parts.append(f"recovery {v['recovery_s']} s (limit {v['limit_s']} s)"
                          + (f", still failing {v['still_failing']}" if v["still_failing"] else ""))
@@ -325,7 +322,7 @@ def main(argv=None):
     s.add_argument("--incomplete", action="store_true", help="the run ended early: FAIL whatever the checks say")
     a = p.parse_args(argv)
     if a.cmd == "targets":
-        write_targets(a.base, a.path, a.runid, a.count, a.out, a.prefix)
+        write_targets(a.base, [p.split("=", 1)[1] for p in a.path], a.runid, a.count, a.out, a.prefix)
     elif a.cmd == "report":
         with open(a.file) as f:
             print(json.dumps(report_figures(json.load(f))))

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Check 5 of load/chaos.sh: one hostile client must not take the service down (issue 12; docs/hostile-clients.md).
 Writes one check record per sub-check into the checks folder (the format of chaos.write_check).
 
@@ -132,7 +131,8 @@ def check_cpu_flood(base, checks, flood_s):
     stop.set()
     for t in probes:
         t.join(15)
-    baseline = {mode: {"requests": len(lat), "p50_ms": pct(lat, 50), "p99_ms": pct(lat, 99)} for mode, lat in latencies.items()}
+    baseline = {mode: {"requests": len(lat), "p50_ms": pct(lat, 50), "p99_ms": pct(lat, 99)}
+                for mode, lat in latencies.items()}
     latencies = {"virtual": [], "worker": []}
     codes = {"virtual": {}, "worker": {}}
     stop.clear()

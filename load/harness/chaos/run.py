@@ -343,7 +343,7 @@ class Chaos:
             self.ps.stop(self.app, grace_s=15)
         self.start_app("checkout")
         sc = table({"DELAY": str(p["DELAY"])})
-        paths = [sc.request(m, "checkout").path for m in sc.modes]
+        paths = [f"{m}={sc.request(m, 'checkout').path}" for m in sc.modes]   # MODE=PATH, as write_targets takes
         rate = p["CHECKOUT_RATE"]
         if p["CHECKOUT_WARMUP"] > 0:
             # customers chaoswarm-<runid>-<n>: never matched by LIKE 'chaos-<runid>-%'

@@ -1,0 +1,95 @@
+"""A published result's layout under docs/results: the files its pages quote stay readable, the rest (steps, runs,
+profiles) goes into one compressed archive, which the report can read back."""
+import contextlib
+import os
+import shutil
+import tarfile
+import tempfile
+
+ARCHIVE = "steps.tar.xz"
+# what a result's pages quote or link: kept as files, at any depth outside a run's raw folders (summary.csv, the
+# same rows as summary.json, goes into the archive of a new result)
+QUOTED = {"summary.json", "summary.md", "report.html", "machine.json", "runs.csv", "buckets.txt"}
+KEPT = QUOTED | {"summary.csv"}   # quoted by results published before
+RAW_DIRS = ("steps",)   # plus run-N: one run of a --runs result, whose own summary the medians replace
+# per-request records (a Vegeta results.bin, a hey CSV): megabytes per step, their figures are in summary.json
+PER_REQUEST = {"results.bin", "results.csv"}
+
+
+def _raw_dir(part):
+    return part in RAW_DIRS or (part.startswith("run-") and part[4:].isdigit())
+
+
+def is_quoted(rel, names=QUOTED):
+    """True for a file (path relative to the result) that stays as a file: one of NAMES or a page (.md, .svg),
+    outside steps/ and run-N/."""
+    parts = rel.split(os.sep)
+    if any(_raw_dir(p) for p in parts[:-1]):
+        return False
+    return parts[-1] in names or parts[-1].endswith((".md", ".svg"))
+
+
+def files(root):
+    """Every file under ROOT, as paths relative to it, sorted."""
+    out = []
+    for d, _, names in os.walk(root):
+        out += [os.path.relpath(os.path.join(d, n), root) for n in names]
+    return sorted(out)
+
+
+def pack(run, dest, per_request=False):
+    """RUN (a compare or chaos output folder) -> DEST as a published result: the quoted files copied, every other
+    file in DEST/steps.tar.xz (per-request records left out unless PER_REQUEST). Returns DEST's size in bytes."""
+    os.makedirs(dest, exist_ok=True)
+    rest = []
+    for rel in files(run):
+        if rel == ARCHIVE:
+            continue
+        if is_quoted(rel):
+            os.makedirs(os.path.dirname(os.path.join(dest, rel)) or dest, exist_ok=True)
+            shutil.copy2(os.path.join(run, rel), os.path.join(dest, rel))
+        elif per_request or os.path.basename(rel) not in PER_REQUEST:
+            rest.append(rel)
+    if rest:
+        with tarfile.open(os.path.join(dest, ARCHIVE), "w:xz", preset=9) as tar:
+            for rel in rest:
+                tar.add(os.path.join(run, rel), arcname=rel)
+    return sum(os.path.getsize(os.path.join(dest, f)) for f in files(dest))
+
+
+def repack(result):
+    """A published result folder in place: every file that is not quoted moves into its steps.tar.xz (added to an
+    archive already there). Returns the files moved."""
+    archive = os.path.join(result, ARCHIVE)
+    moved = [rel for rel in files(result) if rel != ARCHIVE and not is_quoted(rel, KEPT)]
+    if not moved:
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        if os.path.exists(archive):
+            with tarfile.open(archive) as tar:
+                tar.extractall(tmp, filter="data")
+        for rel in moved:
+            os.makedirs(os.path.dirname(os.path.join(tmp, rel)) or tmp, exist_ok=True)
+            shutil.move(os.path.join(result, rel), os.path.join(tmp, rel))
+        with tarfile.open(archive, "w:xz", preset=9) as tar:
+            for rel in files(tmp):
+                tar.add(os.path.join(tmp, rel), arcname=rel)
+    for d, _, _ in sorted(os.walk(result), reverse=True):   # the folders left empty
+        if d != result and not os.listdir(d):
+            os.rmdir(d)
+    return moved
+
+
+@contextlib.contextmanager
+def readable(result):
+    """A folder with RESULT's raw files in place: RESULT itself, or (for a published result) a temporary copy with
+    its steps.tar.xz unpacked beside the quoted files."""
+    archive = os.path.join(result, ARCHIVE)
+    if not os.path.exists(archive):
+        yield result
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(result, tmp, dirs_exist_ok=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(tmp, filter="data")
+        yield tmp
