@@ -94,10 +94,8 @@ def write_csv_json(run, rows):
             w.writerow({k: "" if r.get(k) is None else json.dumps(r[k]) if isinstance(r[k], dict) else r[k]
                         for k in FIELDS})
     meta = read_json(os.path.join(run, "machine.json"), {})
-    head = verdict_report.summary_json(verdict_report.load(run))   # an interleaved run's verdicts come first
     with open(os.path.join(run, "summary.json"), "w") as f:   # one row a line: a fifth smaller than indented
-        f.write("{" + "".join(f'"{k}": {json.dumps(v, indent=1)},\n' for k, v in head.items())
-                + '"machine": ' + json.dumps(meta, indent=1) + ',\n"rows": [\n'
+        f.write("{" + verdict_report.json_head(run) + '"machine": ' + json.dumps(meta, indent=1) + ',\n"rows": [\n'
                 + ",\n".join(json.dumps(r) for r in rows) + "\n]}\n")
 
 

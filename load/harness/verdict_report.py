@@ -47,6 +47,14 @@ def summary_json(data):
             "design_broken": data["design_broken"], "skipped": data["skipped"]}
 
 
+def json_head(run):
+    """The start of summary.json's text for RUN: its verdict keys (summary_json), one verdict a line; '' for a
+    sequential run."""
+    head = summary_json(load(run))
+    return "".join(f'"{k}": ' + ("[\n" + ",\n".join(json.dumps(e) for e in v) + "\n]" if k == "verdicts"
+                                 else json.dumps(v)) + ",\n" for k, v in head.items())
+
+
 def _ci(e):
     if e["ci_low"] is None:
         return "no interval"

@@ -52,9 +52,9 @@ def summary(result):
     aa = [e for e in entries if e["aa"] and e["metric"] == "cpu_ms_per_req" and e["aa_half_width"] is not None]
     if aa:
         hw = max(e["aa_half_width"] for e in aa)
-        out.append(f"Yardstick: {aa[0]['series'][1]} measured twice in this run agreed with itself within "
-                   f"+-{100 * hw:.0f} % on CPU per request at every step; a smaller difference between two models "
-                   "is not something this run can show.")
+        out.append(f"Yardstick: the A/A pair ({aa[0]['series'][1]} measured twice in this run) has an interval "
+                   f"half-width of at most +-{100 * hw:.0f} % on CPU per request at every step; a smaller "
+                   "difference between two models is not something this run can show.")
     targets = {}
     for e in entries:
         if not e["aa"]:

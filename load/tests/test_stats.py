@@ -334,6 +334,6 @@ def test_summary_says_what_costs_what_and_what_is_undecided():
     text = "\n".join(verdict_summary.summary(res))
     assert "virtual CPU ms/req <= 1.2 x reactive: misses at io 2,500/s" in text
     assert "virtual uses 6" in text and "% more CPU per request than reactive at io 2,500/s" in text
-    assert "Yardstick: reactive measured twice" in text
+    assert "Yardstick: the A/A pair (reactive measured twice" in text
     broken = run(simulate(12, {"reactive-aa": 1.2}, seed=10))
     assert verdict_summary.summary(broken)[0].startswith("The design is broken")
