@@ -221,24 +221,26 @@ class Interleaved(Run):
         return 0, 0
 
     def warm(self, apps):
-        """Warms APPS: first all together, each at every step's scenario at its share of the step's rate for
-        --warmup; then each alone, window after window (every step at its full rate for WARM_WINDOW_MS), until
+        """Warms APPS: first all together over --warmup, each at every step's scenario, ramped 1/3 -> 2/3 -> all of
+        its share of the step's rate; then each alone, window after window (every step at once at half its rate for
+        WARM_WINDOW_MS), until
         its CPU per request stops falling (a window above WARM_SETTLED of the one before) or WARM_MAX_WINDOWS."""
         s = self.s
         tdir = os.path.join(self.out, "logs", f"warmup-{apps[0].invocation}")
         os.makedirs(tdir, exist_ok=True)
         share = 1 / max(1, len(apps))
-        running = []
-        for app in apps:
-            for sc, rate in self.tplan.steps:
-                if self.tools[(sc, rate)] == "hey":
-                    rate = plan.levels(sc)[0][0]           # a closed-model step: its scenario at a low rate
-                running.append(self.attack(app, sc, rate * share, s.warmup_ms,
-                                           os.path.join(tdir, f"{app.series}-{sc}-together.bin")))
-        for p in running:
-            if p.wait(s.warmup_ms / 1000 + s.step_limit_s) is None:
-                self.ps.stop(p, grace_s=5)
-            self.ps.forget(p)
+        for k in (1, 2, 3):            # ramped: a cold JVM hit at once with a high rate stays congested
+            running = []
+            for app in apps:
+                for sc, rate in self.tplan.steps:
+                    if self.tools[(sc, rate)] == "hey":
+                        rate = plan.levels(sc)[0][0]       # a closed-model step: its scenario at a low rate
+                    running.append(self.attack(app, sc, rate * share * k / 3, s.warmup_ms // 3,
+                                               os.path.join(tdir, f"{app.series}-{sc}-together-{k}.bin")))
+            for p in running:
+                if p.wait(s.warmup_ms / 3000 + s.step_limit_s) is None:
+                    self.ps.stop(p, grace_s=5)
+                self.ps.forget(p)
         for app in apps:
             seen, ok_pct = [], []
             for k in range(QUICK_WARM_WINDOWS if s.quick else WARM_MAX_WINDOWS):
