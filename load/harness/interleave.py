@@ -265,7 +265,8 @@ class Interleaved(Run):
                                   "ok_pct": ok_pct, "settled": len(seen) >= 2 and seen[-1] >= WARM_SETTLED * seen[-2]})
             log(f"warm-up {app.series} #{app.invocation}: CPU ms/req per window {seen}"
                 + ("" if self.warm_log[-1]["settled"] else " (still falling at the last window)")
-                + ("" if min(ok_pct) >= 99 else f"; WARNING: only {min(ok_pct)} % of a window's requests succeeded"))
+                + ("" if min(ok_pct) >= 99 else f"; successes per window {ok_pct} %"
+                   + ("" if ok_pct[-1] >= 99 else " (WARNING: the last window still failed requests)")))
 
     # ------------------------------------------------------------------------------------------ trials
     def trial(self, t):
