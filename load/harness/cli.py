@@ -56,9 +56,11 @@ def compare_parser():
     p.add_argument("--fresh", dest="reuse", action="store_const", const=False)
     for names in (("--experiment",), ("--scenario", "--scenarios"), ("--modes", "--mode"), ("--rates",),
                   ("--concurrency",), ("--tools",), ("--duration",), ("--warmup",), ("--delay",), ("--out",),
-                  ("--app-url",), ("--app-pid",), ("--aa",), ("--rotate",), ("--cpus",)):
+                  ("--app-url",), ("--app-pid",), ("--aa",), ("--rotate",), ("--cpus",), ("--design",),
+                  ("--budget",), ("--seed",)):
         p.add_argument(*names, dest=names[0][2:].replace("-", "_"))
     p.add_argument("--runs", default="1")
+    p.add_argument("--jvm-opts", dest="jvm_opts", action="append")
     return p
 
 

@@ -600,6 +600,9 @@ def default_out():
 def run(args):
     """`compare`: one run, N runs and their medians (--runs), or the plan (--dry-run)."""
     s = plan.settings(args, dict(os.environ))
+    if s.design != "sequential":
+        from . import interleave
+        return interleave.run(s, args.argv)
     steps = plan.build_plan(s)
     if s.dry_run:
         for i, st in enumerate(steps, 1):

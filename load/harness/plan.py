@@ -60,6 +60,10 @@ APP_START_S = 12.0
 WARMUP_JIT_SHARE = 0.92
 WARMUP_ROUND_S = 0.6
 RUN_FIXED_S = 5.0
+# The interleaved design (harness/interleave.py): a default run's time budget, --quick's; see docs/harness.md
+DEFAULT_BUDGET_S = 19 * 60
+QUICK_BUDGET_S = 100
+DESIGNS = ("interleaved", "duet", "sequential")
 
 
 def levels(scenario):
@@ -113,6 +117,13 @@ class Settings:
     warmup_jit_pct: int = 5
     metrics_interval: str = "0.5"
     app_java_opts: str = "-XX:+UseParallelGC"
+    design: str = "sequential"   # interleaved | duet | sequential (harness/interleave.py runs the first two)
+    budget_s: float = DEFAULT_BUDGET_S
+    jvm_opts: dict = field(default_factory=dict)   # series -> extra JVM options of its app (--jvm-opts)
+    seed: int = 0
+    restart_every: int = 2
+    scenarios_given: bool = False
+    modes_given: bool = False
     env: dict = field(default_factory=dict)   # exported to every tool: scenario parameters, TIMEOUT, TIMEOUT_S
 
     @property
@@ -238,10 +249,45 @@ def settings(args, environ, rng=random):
     if not re.fullmatch(r"[1-9][0-9]?", args.runs):
         raise Fatal(f"--runs takes 1 to 99, got '{args.runs}'")
     s.runs = int(args.runs)
+    design_opts(s, args, exp)
     order_len = len(s.modes) + (1 if s.aa else 0)
     s.rotate_given = args.rotate is not None
     s.rotate = int(args.rotate) if s.rotate_given else rng.randrange(order_len)
     return s
+
+
+def design_opts(s, args, experiment):
+    """--design, --budget, --jvm-opts, --seed into S. The default design is interleaved for a plain run (and
+    --quick), sequential for an experiment, --runs, --cost, --app-url or --cpus (their own plans)."""
+    s.scenarios_given, s.modes_given = bool(args.scenario), bool(args.modes)
+    plain = not (experiment or s.runs > 1 or s.app_url or s.cpus)
+    s.design = args.design or ("interleaved" if plain else "sequential")
+    if s.design not in DESIGNS:
+        raise Fatal(f"--design takes {', '.join(DESIGNS)}, got '{s.design}'")
+    s.budget_s = QUICK_BUDGET_S if s.quick else DEFAULT_BUDGET_S
+    if args.budget:
+        s.budget_s = _duration_ms(args.budget, "--budget must be a Go duration like 20m or 90s") / 1000
+    for item in args.jvm_opts or ():
+        name, eq, opts = item.partition("=")
+        if not eq or not name or not opts.strip():
+            raise Fatal(f"--jvm-opts takes SERIES=OPTIONS (e.g. 'reactive-aa=-XX:TieredStopAtLevel=1'), got '{item}'")
+        s.jvm_opts[name] = " ".join(filter(None, (s.jvm_opts.get(name), opts.strip())))
+    if s.jvm_opts and s.design == "sequential":
+        raise Fatal("--jvm-opts needs the interleaved or duet design (every series its own app)")
+    if args.seed is not None and not re.fullmatch(r"[0-9]+", args.seed):
+        raise Fatal(f"--seed takes a whole number, got '{args.seed}'")
+    s.seed = int(args.seed) if args.seed is not None else random.randrange(2 ** 31)
+    if s.design != "sequential":
+        if s.quick:
+            s.restart_every = 10 ** 6                    # one invocation: a few blocks fit in --quick's budget
+            if not args.duration:
+                s.duration, s.duration_ms = "2s", 2000
+        elif not args.duration:
+            s.duration, s.duration_ms = "3s", 3000        # short trials, more blocks: docs/harness.md
+        if not s.aa and args.aa != "none":
+            s.aa = "reactive"
+        if args.warmup is None:
+            s.warmup, s.warmup_ms = ("2s", 2000) if s.quick else ("10s", 10000)
 
 
 def mode_order(s):

@@ -30,7 +30,7 @@ from importlib import resources
 
 import jinja2
 
-from . import archive, machine
+from . import archive, machine, verdict_report
 from .charts import Tips, mode_color, series_for, svg_chart
 from .steps import (
     AA_SUFFIX,
@@ -95,7 +95,7 @@ def write_csv_json(run, rows):
                         for k in FIELDS})
     meta = read_json(os.path.join(run, "machine.json"), {})
     with open(os.path.join(run, "summary.json"), "w") as f:   # one row a line: a fifth smaller than indented
-        f.write('{"machine": ' + json.dumps(meta, indent=1) + ',\n"rows": [\n'
+        f.write("{" + verdict_report.json_head(run) + '"machine": ' + json.dumps(meta, indent=1) + ',\n"rows": [\n'
                 + ",\n".join(json.dumps(r) for r in rows) + "\n]}\n")
 
 
@@ -154,6 +154,8 @@ def write_md(run, rows, meta, scenarios, worker_pool):
               f"- **mode order**: {order_text(meta)}", f"- **CPU placement**: {meta.get('placement') or 'none'}",
               f"- **pools and limits** (every mode): {settings_text(meta)}",
               ""] + [f"- {x}" for x in method_notes(meta)] + [""]
+    decided = verdict_report.md_lines(verdict_report.load(run))
+    lines[2:2] = decided
     lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival rate; their "
               "percentiles leave out the requests of the step's ramp-in (RAMP_IN, 1 s by default), which "
               "'p99 incl. ramp-in' counts too. hey rows "
@@ -167,7 +169,7 @@ def write_md(run, rows, meta, scenarios, worker_pool):
               "APP_UNRESPONSIVE = the "
               "app did not answer one more request after the step (thread dump in the step folder) and was "
               "restarted.", ""]
-    lines += targets_md(rows, meta, worker_pool)
+    lines += [] if decided else targets_md(rows, meta, worker_pool)   # no point verdicts beside the intervals
     for sc in scenarios:
         sr = [r for r in rows if r["scenario"] == sc]
         if not sr:
@@ -258,8 +260,9 @@ def scenario_charts(sr, ceil, tips):
     return charts
 
 
-def render_html(rows, meta, scenarios, worker_pool):
-    """report.html's text, from templates/report.html.j2."""
+def render_html(rows, meta, scenarios, worker_pool, decided=None):
+    """report.html's text, from templates/report.html.j2; DECIDED: an interleaved run's verdicts.json, which
+    opens the page (and replaces the point verdicts of the targets table)."""
     names = series_names(rows)
     runs = "saturation_runs" in (meta or {})
     sections, tips = [], Tips()
@@ -274,7 +277,8 @@ def render_html(rows, meta, scenarios, worker_pool):
             "table": [(bool(r["flags"]), [(k in LEFT_COLS, cell(r, k)) for k, _ in MD_COLS]) for r in sr]})
     sat = saturation(rows, **saturation_args(meta))
     return TEMPLATES.get_template("report.html.j2").render(
-        css=CSS, meta=meta, order=order_text(meta), targets=targets(rows, worker_pool), targets_note=TARGETS_NOTE,
+        css=CSS, meta=meta, order=order_text(meta), targets=[] if decided else targets(rows, worker_pool),
+        targets_note=TARGETS_NOTE, verdicts=verdict_report.html_section(decided),
         saturation=[{"series": m, "rate": fmt(x, 0) if x else "none", "per_run": per_run_text(meta, m), "limit": w}
                     for m, x, w in sat],
         per_run=runs, facts=[(label, fact(meta, k)) for k, label in FACTS],
@@ -287,7 +291,7 @@ def render_html(rows, meta, scenarios, worker_pool):
 
 def write_html(run, rows, meta, scenarios, worker_pool):
     with open(os.path.join(run, "report.html"), "w") as f:
-        f.write(render_html(rows, meta, scenarios, worker_pool))
+        f.write(render_html(rows, meta, scenarios, worker_pool, verdict_report.load(run)))
 
 
 # ---------------------------------------------------------------------------------------------- targets
@@ -385,7 +389,7 @@ def build(run):
     """RUN's summaries and report from its step folders (RUN/steps/*, or those in RUN/steps.tar.xz)."""
     meta = read_json(os.path.join(run, "machine.json"), {})
     with archive.readable(run) as raw:
-        rows = load_rows(raw, worker_pool_of(meta))
+        rows = load_rows(raw, worker_pool_of(meta)) or verdict_report.rows_of(raw, worker_pool_of(meta))
     if not rows:
         sys.exit(f"no steps found under {run}/steps")
     write_all(run, rows, meta)

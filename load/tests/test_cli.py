@@ -43,7 +43,8 @@ def test_unknown_command_and_overview(capsys):
 
 
 def test_dry_run_prints_the_plan_and_estimate(capsys):
-    assert cli.main(["compare", "--dry-run", "--quick", "--scenario", "io", "--modes", "virtual"]) == 0
+    assert cli.main(["compare", "--dry-run", "--design", "sequential", "--quick", "--scenario", "io", "--modes",
+                     "virtual"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[:2] == ["  1. virtual io vegeta 500", "  2. virtual io hey 50"]
     assert re.fullmatch(r"2 steps of 1s, warm-up 1s per mode, 1 app start\(s\): about \d+ s \(1 series\)", out[-1])

@@ -1,5 +1,6 @@
 """Ctrl-C in the middle of a real run (MariaDB, delay service, app, Vegeta or hey) leaves nothing behind: every
 process the run started is gone within 10 s and its ports are free. Each launcher is started as a user would."""
+import json
 import os
 import re
 import signal
@@ -84,7 +85,8 @@ def interrupt(tmp_path, argv, ready, env=None, settle_s=0.5, timeout_s=300):
 
 
 def test_compare_quick_interrupted_in_a_step(tmp_path, db_dir):
-    rc, err = interrupt(tmp_path, ["./compare.sh", "--quick", "--out", str(tmp_path / "run")], r"step 2/\d+",
+    rc, err = interrupt(tmp_path, ["./compare.sh", "--quick", "--design", "sequential", "--out", str(tmp_path / "run")],
+                        r"step 2/\d+",
                         env={"DB_DIR": db_dir})
     assert rc == 130 and "interrupted" in err
 
@@ -107,11 +109,36 @@ def test_compare_runs_end_to_end(tmp_path, db_dir):
     mark = uuid.uuid4().hex
     env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": db_dir}
     env.pop("PYTHON", None)
-    r = subprocess.run(["./compare.sh", "--quick", "--scenario", "io,checkout", "--modes", "virtual,reactive",
-                        "--out", str(tmp_path / "run")], cwd=LOAD, env=env, capture_output=True, text=True,
-                       timeout=600)
+    r = subprocess.run(["./compare.sh", "--quick", "--design", "sequential", "--scenario", "io,checkout", "--modes",
+                        "virtual,reactive", "--out", str(tmp_path / "run")], cwd=LOAD, env=env,
+                       capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     out = tmp_path / "run"
     assert {"summary.csv", "summary.json", "summary.md", "report.html", "machine.json"} <= set(os.listdir(out))
     assert len(os.listdir(out / "steps")) == 8 and "step 8/8" in r.stderr
     assert not marked(mark)
+
+
+def test_compare_interleaved_quick_end_to_end(tmp_path, db_dir):
+    """The default design's quick run: the A/A pair's blocks, the verdicts in summary.json, nothing left running."""
+    mark = uuid.uuid4().hex
+    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": db_dir}
+    env.pop("PYTHON", None)
+    r = subprocess.run(["./compare.sh", "--quick", "--modes", "reactive", "--seed", "3", "--out",
+                        str(tmp_path / "run")], cwd=LOAD, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = tmp_path / "run"
+    data = json.loads((out / "summary.json").read_text())
+    assert data["design"]["design"] == "interleaved" and data["design"]["blocks"] >= 3
+    assert len(os.listdir(out / "trials")) == 2 * data["design"]["blocks"]
+    aa = [e for e in data["verdicts"] if e["aa"]]
+    assert {e["metric"] for e in aa} == {"cpu_ms_per_req", "p99_ok_ms", "rss_mib", "ok_rate"}
+    assert all(e["blocks"] == data["design"]["blocks"] for e in aa)
+    assert "<h2>Verdicts</h2><svg" in (out / "report.html").read_text()
+    assert not marked(mark)
+
+
+def test_compare_interleaved_interrupted_in_a_block(tmp_path, db_dir):
+    rc, err = interrupt(tmp_path, ["./compare.sh", "--quick", "--modes", "reactive", "--out", str(tmp_path / "run")],
+                        r"block 1 done", env={"DB_DIR": db_dir})
+    assert rc == 130 and "interrupted" in err

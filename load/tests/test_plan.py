@@ -5,7 +5,7 @@ from harness import cli, plan
 
 
 def settings(*argv, env=None):
-    return plan.settings(cli.compare_parser().parse(["--rotate", "0", *argv]), env or {})
+    return plan.settings(cli.compare_parser().parse(["--rotate", "0", "--design", "sequential", *argv]), env or {})
 
 
 def steps(*argv, env=None):

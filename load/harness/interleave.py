@@ -1,0 +1,447 @@
+"""The runner of the interleaved and duet designs (issue #17, docs/statistics.md): every series its own app against
+one delay service and database, all started and warmed to a steady state before the first measured trial,
+restarted every few blocks; blocks of short trials in a random order (trials.py) until every target is decided or
+the budget ends (trials.looks / should_stop); the verdicts (stats.analyse) go into the report."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+import psutil
+
+from . import plan, procs, stats, steps, trials, verdict_report
+from .cli import Fatal
+from .compare import JAR, Run, children_cpu_ms, fetch, laddr, save
+from .procs import Procs, log
+from .scenarios import LOAD_DIR
+from .targets import AA_PAIRS, for_series
+
+# What a default run measures: one step per scenario the targets name (scenario, tool, load), at the rates the
+# previous runs found every series serving fully (docs/results.md); io 2,500 is the A/A yardstick's rate.
+DEFAULT_STEPS = (("io", "vegeta", 2500), ("fanout", "vegeta", 150), ("db", "vegeta", 800),
+                 ("checkout", "vegeta", 150), ("cpu", "hey", 16))
+DEFAULT_SCENARIOS = ("io", "fanout", "db", "checkout")   # cpu (with worker: its target) only when asked: time
+DEFAULT_SERIES = ("virtual", "virtual+socket", "reactive")
+QUICK_STEPS = (("io", "vegeta", 500),)
+QUICK_SERIES = ("virtual", "reactive")
+WARM_WINDOW_MS = 2000     # one steady-state window: every step at once, at half its rate
+QUICK_BLOCKS = 3          # --quick runs this many blocks whatever its budget says, and looks once
+WARM_SETTLED = 0.97       # a window's CPU/req above this share of the previous one's: it stopped falling
+WARM_MAX_WINDOWS = 6
+QUICK_WARM_WINDOWS = 2
+TRIAL_OVERHEAD_S = 1.4   # per trial beside its load: sampler start and stop, scrapes, the tool's start, the row
+
+
+@dataclass
+class App:
+    """One series' running app: its process, URL and invocation (0, 1, ...)."""
+    series: str
+    proc: procs.Proc
+    url: str
+    invocation: int
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+
+def steps_of(s):
+    """[(scenario, tool, load)] of an interleaved run from its settings: --rates/--concurrency per chosen scenario
+    when given, else each chosen scenario's default step (DEFAULT_STEPS; QUICK_STEPS for --quick)."""
+    default = {sc: (tool, lv) for sc, tool, lv in DEFAULT_STEPS}
+    if s.quick:
+        default.update({sc: (tool, lv) for sc, tool, lv in QUICK_STEPS})
+    chosen = s.scenarios if s.scenarios_given else [sc for sc, *_ in QUICK_STEPS] if s.quick else DEFAULT_SCENARIOS
+    out = []
+    for sc in chosen:
+        if s.rates and "vegeta" in s.tools:
+            out += [(sc, "vegeta", r) for r in s.rates]
+        if s.conc and "hey" in s.tools:
+            out += [(sc, "hey", c) for c in s.conc]
+        if not (s.rates or s.conc) and sc in default and default[sc][0] in s.tools:
+            out.append((sc, *default[sc]))
+    if not out:
+        raise Fatal("nothing to run: no chosen scenario has a step (give --rates or --concurrency)")
+    return out
+
+
+def series_of(s):
+    """The series of an interleaved run: the chosen modes (DEFAULT_SERIES, QUICK_SERIES for --quick, unless
+    --modes), plus the A/A series (e.g. reactive-aa); --jvm-opts must name one of them."""
+    modes = list(s.modes) if s.modes_given else list(QUICK_SERIES if s.quick else DEFAULT_SERIES)
+    out = modes + ([s.aa + steps.AA_SUFFIX] if s.aa and s.aa in modes else [])
+    for name in s.jvm_opts:
+        if name not in out:
+            raise Fatal(f"--jvm-opts {name}=...: {name} is not a series of this run ({','.join(out)})")
+    return tuple(out)
+
+
+def duet_pairs(series):
+    """The pairs a duet run loads together: every target's pair among SERIES and the A/A pair."""
+    pairs = [tuple(t.series) for t in for_series(series)] + [p for p in AA_PAIRS if all(x in series for x in p)]
+    return tuple(dict.fromkeys(pairs))
+
+
+def timing(s, n_series):
+    """trials.Timing of this run's settings: plan.py's per-step overhead, its app start shared by the apps started
+    together, the shared warm-up and about three steady-state windows per app."""
+    return trials.Timing(trial_s=s.duration_ms / 1000, ramp_s=s.ramp_ms / 1000, gap_s=TRIAL_OVERHEAD_S,
+                         start_s=plan.APP_START_S / n_series * 2,
+                         warmup_s=(s.warmup_ms / 1000) / n_series + 3 * (WARM_WINDOW_MS / 1000 + 0.6),
+                         warm_together=False)
+
+
+def trial_plan(s, seed):
+    """The trials.Plan of a run: its series, steps (scenario, load) and design."""
+    series = series_of(s)
+    st = steps_of(s)
+    pairs = duet_pairs(series) if s.design == "duet" else ()
+    if s.design == "duet" and not pairs:
+        raise Fatal("--design duet: no target compares two of the chosen series")
+    return trials.Plan(series, tuple((sc, float(lv)) for sc, _, lv in st), seed, s.restart_every, pairs), \
+        {(sc, float(lv)): tool for sc, tool, lv in st}
+
+
+def record_of(trial_rec, row, rc, window_s):
+    """The trial record (docs/statistics.md) of one series' trial from its step row; ERROR when the tool failed."""
+    n = row.get("requests") or 0
+    ok = round(n * (row.get("success_pct") or 0) / 100)
+    err = f"load tool exit {rc}" if rc else ("no results" if "NO_RESULTS" in (row.get("flags") or "") else None)
+    # successes over the send window (a Vegeta trial's ramp-in sends too): two series that serve every request
+    # have the same ok_rate, whatever their latency (which the p99 target judges)
+    return {**trial_rec, "requests": n, "ok": ok, "duration_s": window_s,
+            "cpu_ms_per_req": row.get("cpu_ms_per_req"), "p99_ok_ms": row.get("p99_ok_ms"),
+            "rss_mib": row.get("rss_peak_mib"), "error": err, "step": row.get("step")}
+
+
+class Interleaved(Run):
+    """One interleaved (or duet) run into one results folder; the setup (build, database, tools) is Run's."""
+
+    def __init__(self, s, out, cmdline, ps):
+        super().__init__(s, [], out, cmdline, ps)
+        self.seed = s.seed
+        self.tplan, self.tools = trial_plan(s, self.seed)
+        self.apps = {}
+        self.records = []
+        self.warm_log = []
+        self.block_s, self.restart_s = [], []
+        self.n = 0
+
+    # ------------------------------------------------------------------------------------------ apps
+    def start_delay(self):
+        # a port no one else picked by default (8081 is what every other run on the machine tries first)
+        self.delay_port = procs.free_port()
+        delay_log = os.path.join(self.out, "logs", "delay.log")
+        binary = JAR if os.path.isfile(JAR) else self.runner
+        cmd = [self.java, *os.environ.get("DELAY_JAVA_OPTS", "").split(), "-jar", binary] \
+            if binary.endswith(".jar") else [binary]
+        self.delay = self.ps.start("delay", cmd, log_path=delay_log, env={
+            "QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.delay_port)})
+        if not procs.wait_ready(self.delay, f"http://127.0.0.1:{self.delay_port}/delay/0", 90) \
+                or not self.delay.alive():
+            sys.stderr.write(procs.tail(delay_log))
+            raise Fatal(f"the delay service did not answer on port {self.delay_port} (log: {delay_log})")
+        self.db_ready()
+
+    def java_opts(self, series):
+        return [*self.s.app_java_opts.split(), *self.s.jvm_opts.get(series, "").split()]
+
+    def start_apps(self, names, invocation):
+        """Starts the apps of NAMES at once (fresh processes) and waits until each is ready."""
+        started = []
+        for series in names:
+            port = procs.free_port()
+            app_log = os.path.join(self.out, "logs", f"app-{series}-{invocation}.log")
+            cmd = [self.runner] if self.runner else [self.java, *self.java_opts(series), "-jar", JAR]
+            env = {"QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
+                   "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}"}
+            if plan.client_of(series):
+                env["BENCH_BLOCKING_CLIENT"] = plan.client_of(series)
+            proc = self.ps.start(f"app {series}", [*self.taskset, *cmd], log_path=app_log, env=env)
+            started.append(App(series, proc, f"http://127.0.0.1:{port}", invocation))
+        for app in started:
+            if not procs.wait_ready(app.proc, f"{app.url}/q/health/ready", 180) or not app.proc.alive():
+                sys.stderr.write(procs.tail(app.proc.log_path, 30))
+                raise Fatal(f"the app of {app.series} did not become ready (log: {app.proc.log_path})")
+            self.apps[app.series] = app
+        log(f"apps ready: {', '.join(f'{a.series} (pid {a.pid})' for a in started)}")
+        if self.scrape_ms is None and started:
+            self.use(started[0])
+            r = subprocess.run([sys.executable, "-m", "harness.sample", "--pid", str(started[0].pid),
+                                "--scrape-cost", f"{started[0].url}/q/metrics"], capture_output=True, text=True)
+            with contextlib.suppress(ValueError, KeyError):
+                self.scrape_ms = json.loads(r.stdout)["scrape_cpu_ms"]
+        return started
+
+    def use(self, app):
+        """Points Run's one-app helpers (request URLs, sampler, smoke) at APP."""
+        self.url, self.app_pid, self.app = app.url, app.pid, app.proc
+
+    def restart(self, names, invocation):
+        t0 = time.monotonic()
+        for series in names:
+            old = self.apps.pop(series, None)
+            if old:
+                self.ps.stop(old.proc, grace_s=10)
+        started = self.start_apps(names, invocation)
+        self.warm(started)
+        self.restart_s.append(time.monotonic() - t0)
+
+    # ------------------------------------------------------------------------------------------ warm-up
+    def attack(self, app, scenario, rate, ms, out_bin):
+        """A Vegeta attack of SCENARIO on APP at RATE for MS, results to OUT_BIN; -> its Proc."""
+        req = self.request(app.series, scenario)
+        tdir = os.path.dirname(out_bin)
+        tfile = os.path.join(tdir, f"{app.series}-{scenario}.targets")
+        if not os.path.exists(tfile):
+            lines = [f"{req.method} {app.url}{req.path}"]
+            if req.body:
+                body = os.path.join(tdir, f"{app.series}-{scenario}.json")
+                with open(body, "w") as f:
+                    f.write(req.body)
+                lines += ["Content-Type: application/json", f"@{body}"]
+            with open(tfile, "w") as f:
+                f.write("\n".join(lines) + "\n\n")
+        with open(out_bin, "wb") as results:
+            return self.ps.start(f"vegeta warm-up {app.series} {scenario}", [
+                self.vegeta, "attack", "-targets", tfile, "-rate", f"{max(1, int(rate))}/1s", "-duration",
+                f"{ms}ms", "-timeout", self.s.timeout, *laddr(app.url)], stdout=results)
+
+    def ok_of(self, bins):
+        """(successes, requests) of the Vegeta results files BINS."""
+        r = subprocess.run([self.vegeta, "report", "-type", "json", *bins], capture_output=True, text=True)
+        with contextlib.suppress(ValueError, KeyError):
+            rep = json.loads(r.stdout)
+            return round(rep["requests"] * rep["success"]), rep["requests"]
+        return 0, 0
+
+    def warm(self, apps):
+        """Warms APPS: first all together over --warmup, each at every step's scenario, ramped 1/3 -> 2/3 -> all of
+        its share of the step's rate; then each alone, window after window (every step at once at half its rate for
+        WARM_WINDOW_MS), until
+        its CPU per request stops falling (a window above WARM_SETTLED of the one before) or WARM_MAX_WINDOWS."""
+        s = self.s
+        tdir = os.path.join(self.out, "logs", f"warmup-{apps[0].invocation}")
+        os.makedirs(tdir, exist_ok=True)
+        share = 1 / max(1, len(apps))
+        for k in (1, 2, 3):            # ramped: a cold JVM hit at once with a high rate stays congested
+            running = []
+            for app in apps:
+                for sc, rate in self.tplan.steps:
+                    if self.tools[(sc, rate)] == "hey":
+                        rate = plan.levels(sc)[0][0]       # a closed-model step: its scenario at a low rate
+                    running.append(self.attack(app, sc, rate * share * k / 3, s.warmup_ms // 3,
+                                               os.path.join(tdir, f"{app.series}-{sc}-together-{k}.bin")))
+            for p in running:
+                if p.wait(s.warmup_ms / 3000 + s.step_limit_s) is None:
+                    self.ps.stop(p, grace_s=5)
+                self.ps.forget(p)
+        for app in apps:
+            seen, ok_pct = [], []
+            for k in range(QUICK_WARM_WINDOWS if s.quick else WARM_MAX_WINDOWS):
+                cpu0 = psutil.Process(app.pid).cpu_times()
+                bins, running = [], []
+                for sc, rate in self.tplan.steps:     # every step at once, at half its rate: the same mix each time
+                    if self.tools[(sc, rate)] == "hey":
+                        rate = plan.levels(sc)[0][0]
+                    bins.append(os.path.join(tdir, f"{app.series}-{sc}-window-{k}.bin"))
+                    running.append(self.attack(app, sc, rate / 2, WARM_WINDOW_MS, bins[-1]))
+                for p in running:
+                    if p.wait(WARM_WINDOW_MS / 1000 + s.step_limit_s) is None:
+                        self.ps.stop(p, grace_s=5)
+                    self.ps.forget(p)
+                cpu1 = psutil.Process(app.pid).cpu_times()
+                ok, sent = self.ok_of(bins)
+                ok_pct.append(round(100 * ok / max(sent, 1), 1))
+                seen.append(round(1000 * (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / max(ok, 1), 4))
+                if len(seen) >= 2 and seen[-1] >= WARM_SETTLED * seen[-2]:
+                    break
+            self.warm_log.append({"series": app.series, "invocation": app.invocation, "cpu_ms_per_req": seen,
+                                  "ok_pct": ok_pct, "settled": len(seen) >= 2 and seen[-1] >= WARM_SETTLED * seen[-2]})
+            log(f"warm-up {app.series} #{app.invocation}: CPU ms/req per window {seen}"
+                + ("" if self.warm_log[-1]["settled"] else " (still falling at the last window)")
+                + ("" if min(ok_pct) >= 99 else f"; successes per window {ok_pct} %"
+                   + ("" if ok_pct[-1] >= 99 else " (WARNING: the last window still failed requests)")))
+
+    # ------------------------------------------------------------------------------------------ trials
+    def trial(self, t):
+        """Runs one trial (one series, or two at the same moment for a duet) -> its records."""
+        s = self.s
+        tool = self.tools[(t.scenario, t.rate)]
+        level = int(t.rate)
+        each = level if len(t.series) == 1 or tool == "hey" else max(1, level // 2)   # a duet shares the rate
+        run = []
+        for rec, series in zip(t.records(), t.series, strict=True):
+            app = self.apps[series]
+            self.use(app)
+            self.n += 1
+            d = os.path.join(self.out, "trials", f"{self.n:04d}-b{t.block:02d}-{t.scenario}-{level}-{series}")
+            os.makedirs(d, exist_ok=True)
+            req = self.request(series, t.scenario)
+            meta = {"index": self.n, "scenario": t.scenario, "mode": plan.base_of(series), "series": series,
+                    "client": plan.client_of(series), "tool": tool,
+                    "load_kind": "rate" if tool == "vegeta" else "concurrency", "load": each,
+                    "duration": s.duration, "duration_s": s.duration_ms / 1000,
+                    "ramp_in_s": s.ramp_ms / 1000 if tool == "vegeta" else 0, "params": req.params,
+                    "method": req.method, "url": app.url + req.path, "expected_status": req.status,
+                    "app_pid": app.pid, "scrape_cpu_ms": self.scrape_ms, **rec}
+            with open(os.path.join(d, "meta.json"), "w") as f:
+                json.dump(meta, f)
+            save(fetch(f"{app.url}/q/metrics", 5)[1], os.path.join(d, "metrics-before.prom"))
+            samples = os.path.join(d, "samples.jsonl")
+            run.append((app, d, samples, rec, self.sampler(samples, True)))
+        for *_, samples, _, _ in run:
+            for _ in range(100):
+                if os.path.exists(samples) and os.path.getsize(samples):
+                    break
+                time.sleep(0.02)
+        sent = f"{s.ramp_ms + s.duration_ms}ms" if tool == "vegeta" else s.duration
+        c0, t0 = children_cpu_ms(), time.monotonic()
+        loads = [self.ps.start(tool, [os.path.join(LOAD_DIR, f"{tool}.sh"), plan.base_of(app.series), t.scenario,
+                                      str(each), sent],
+                               env={"OUT": os.path.join(d, "results"), "APP_URL": app.url},
+                               log_path=os.path.join(d, "stdout.txt")) for app, d, *_ in run]
+        rcs = []
+        for p in loads:
+            rc = p.wait(s.step_limit_s)
+            if rc is None:
+                self.ps.stop(p, grace_s=5)
+                rc = 124
+            self.ps.forget(p)
+            rcs.append(rc)
+        gen = {"cpu_ms": (children_cpu_ms() - c0) // len(run), "wall_ms": round((time.monotonic() - t0) * 1000)}
+        out = []
+        for (app, d, _, rec, sampler), rc in zip(run, rcs, strict=True):
+            self.ps.stop(sampler, grace_s=5)
+            save(fetch(f"{app.url}/q/metrics", 5)[1], os.path.join(d, "metrics-after.prom"))
+            with open(os.path.join(d, "generator.json"), "w") as f:
+                json.dump(gen, f)
+            if not app.proc.alive():
+                raise Fatal(f"the app of {app.series} (pid {app.pid}) died during trial {os.path.basename(d)}; "
+                            f"see {self.out}/logs")
+            row = steps.step_row(d, WORKER_POOL)
+            out.append(record_of(rec, row, rc, s.duration_ms / 1000 + (s.ramp_ms / 1000 if tool == "vegeta" else 0)))
+            if rc:
+                log(f"trial {os.path.basename(d)}: load tool exit {rc}")
+        if s.settle_s:
+            time.sleep(s.settle_s)
+        return out
+
+    # ------------------------------------------------------------------------------------------ the run
+    def run(self):
+        s, tp = self.s, self.tplan
+        self.started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        t_run = time.monotonic()
+        deadline = t_run + s.budget_s
+        self.prepare()
+        self.start_delay()
+        tm = timing(s, len(tp.series))
+        n_max = trials.max_blocks(tp, s.budget_s - (time.monotonic() - t_run) - 20, tm)
+        plan_looks = [max(QUICK_BLOCKS, n_max)] if s.quick else trials.looks(trials.MIN_BLOCKS, n_max)
+        units = len(tp.pairs or tp.series)
+        log(f"design {s.design}: series [{' '.join(tp.series)}], steps "
+            f"[{', '.join(f'{sc} {lv:g}{unit_of(self.tools[(sc, lv)])}' for sc, lv in tp.steps)}], "
+            f"{units * len(tp.steps)} trials of {s.duration} a block, apps restarted every {tp.restart_every} "
+            f"blocks; budget {s.budget_s / 60:.0f} min: about {n_max} blocks, looks at {plan_looks or 'none'}")
+        blocks, result, level = 0, None, None
+        while True:
+            names = trials.restarts(tp, blocks)
+            if names:
+                log(f"block {blocks + 1}: starting fresh apps ({', '.join(names)}), invocation "
+                    f"{trials.invocation(tp, blocks)}")
+                self.restart(names, trials.invocation(tp, blocks))
+                if not self.wrote_machine:
+                    with open(os.path.join(self.out, "machine.json"), "w") as f:
+                        json.dump(self._facts(*self._app_desc()), f, indent=2)
+                    self.wrote_machine = True
+            t_block = time.monotonic()
+            for t in trials.block_trials(tp, blocks):
+                self.records += self.trial(t)
+            blocks += 1
+            self.block_s.append(time.monotonic() - t_block)
+            left = deadline - time.monotonic()
+            need = self.mean(self.block_s) + (self.mean(self.restart_s) if trials.restarts(tp, blocks) else 0)
+            budget_left = left >= need or (s.quick and blocks < QUICK_BLOCKS)
+            level = trials.look_at(plan_looks, blocks, budget_left)
+            status = f"block {blocks} done in {self.block_s[-1]:.0f} s, {left / 60:.1f} min of the budget left"
+            if level is not None:
+                result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
+                und = len(stats.undecided(result))
+                status += f"; look at {100 * level:.1f} %: {und} target entries undecided"
+                if result["design_broken"]:
+                    status += "; A/A: design broken"
+                log(status)
+                if trials.should_stop(plan_looks, blocks, und, budget_left):
+                    break
+            else:
+                log(status)
+                if not budget_left:
+                    break
+        if level is None:      # the budget ended before the first planned look: this is the only look
+            level = 1 - trials.ALPHA
+        for app in list(self.apps.values()):
+            self.ps.stop(app.proc, grace_s=10)
+        self.ps.stop(self.delay)
+        result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
+        verdict_report.write(self.out, self.records, result, {
+            "design": s.design, "series": list(tp.series), "steps": [[sc, lv, self.tools[(sc, lv)]]
+                                                                    for sc, lv in tp.steps],
+            "pairs": [list(p) for p in tp.pairs], "seed": self.seed, "restart_every": tp.restart_every,
+            "blocks": blocks, "looks": plan_looks, "level": level, "budget_s": s.budget_s,
+            "trial": s.duration, "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
+            "seconds": round(time.monotonic() - t_run)})
+        rc = verdict_report.publish(self.out, WORKER_POOL)
+        log(f"done in {time.monotonic() - t_run:.0f} s: {self.out}/report.html")
+        for line in verdict_report.headline(result):
+            log(line)
+        return rc
+
+    @staticmethod
+    def mean(xs):
+        return sum(xs) / len(xs) if xs else 0.0
+
+
+WORKER_POOL = 200   # quarkus.thread-pool.max-threads of the app, for the worker rows' Little's-law ceiling
+
+
+def unit_of(tool):
+    return " req/s" if tool == "vegeta" else " in flight"
+
+
+
+def dry_run(s):
+    tp, tools = trial_plan(s, s.seed)
+    tm = timing(s, len(tp.series))
+    n = trials.max_blocks(tp, s.budget_s - 20, tm)
+    for k, (kind, x) in enumerate(trials.schedule(tp, min(n, 2) or 1)):
+        print(f"{k + 1:3d}. {kind} {x if kind == 'restart' else f'block {x.block} {x.scenario} {x.rate:g} '}"
+              + ("" if kind == "restart" else " + ".join(x.series)))
+    print(f"design {s.design}: {len(tp.series)} series, {len(tp.steps)} steps; budget {s.budget_s:.0f} s fits about "
+          f"{n} blocks (about {trials.duration_s(tp, n, tm):.0f} s); looks at "
+          f"{trials.looks(trials.MIN_BLOCKS, n) or 'none: the budget is too small for a verdict'}")
+    return 0
+
+
+def run(s, argv):
+    """`compare --design interleaved|duet`: one run into its folder."""
+    if s.dry_run:
+        return dry_run(s)
+    if s.app_url:
+        raise Fatal("--app-url: the interleaved and duet designs start their own apps (use --design sequential)")
+    if s.runs != 1:
+        raise Fatal("--runs: an interleaved run already repeats its trials; use --budget for more")
+    os.environ.update(s.env)
+    out = os.path.abspath(s.out or _default_out())
+    with Procs() as ps:
+        return Interleaved(s, out, "load/compare.sh" + "".join(" " + a for a in argv), ps).run()
+
+
+def _default_out():
+    from .compare import default_out
+    return default_out()
+

@@ -1,0 +1,345 @@
+"""The statistics behind a verdict: one series' metric over another's, block by block, with a confidence interval,
+judged against a target's acceptance region and against the run's own A/A pair.
+
+Method, in short (docs/statistics.md says it at length):
+
+- **Ratio.** Inside each block both series ran the same step (one after the other in a random order, or at the same
+  moment in a duet), so each block gives one ratio A/B. The estimate is the geometric mean of the per-block ratios:
+  the exponential of the mean log ratio, as Georges, Buytaert and Eeckhout recommend for ratios of means (OOPSLA
+  2007, "Statistically Rigorous Java Performance Evaluation") and as a ratio's interval must be symmetric in A and B.
+- **Interval on the log ratios.** The default is Student's t (Georges et al., section 3: t for small samples): mean
+  +- t(n-1) * s / sqrt(n), mapped back with exp. Blocks are nested in app invocations (each series' app is restarted
+  every few blocks, all at the same block boundaries): JIT and memory-layout luck is shared by the blocks of one
+  invocation, so they are not independent. Following the nested model of Kalibera and Jones (ISMM 2013, "Rigorous
+  Benchmarking in Reasonable Time"), whose variance of the grand mean is governed by the highest level, the standard
+  error comes from the invocations: the cluster (invocation) sum of residuals estimator, which for equal blocks per
+  invocation is exactly the variance of the invocation means over G, with t on G-1 degrees of freedom. With one
+  invocation only, invocation-to-invocation variance is not sampled and the method name says so.
+- **Bootstrap.** BCa (scipy.stats.bootstrap, seeded) when blocks are not nested in invocations, n >= 20 and the
+  log ratios' skewness is more than twice its standard error: BCa corrects skew, but below ~20 blocks any bootstrap
+  interval is too narrow, so small samples keep t. With several invocations, method="bootstrap" resamples
+  invocations, then blocks inside each (percentile interval; slightly conservative); "auto" keeps the invocation
+  t there, because a bootstrap over a handful of invocations under-covers.
+- **Missing values.** A trial that could not run (`error`: the harness or load tool failed, not the app) drops its
+  block for the pairs it belongs to, counted as `dropped`. A per-success figure (CPU ms/req, p99 of successes,
+  RSS) with no value means the series served no success in that trial: dropping the block would keep only the
+  blocks where the series coped, so such a pair stays INCONCLUSIVE and says why (its ok_rate entry carries the
+  failure). ok_rate (successes per second) with zero successes counts half a success (the Haldane-Anscombe 0.5
+  correction), so its log ratio stays finite and very low.
+- **Verdict.** PASS when the whole interval lies inside the target's region, FAIL when it lies wholly outside,
+  INCONCLUSIVE otherwise, with the blocks that would likely decide it.
+- **A/A.** The A/A pair (one series measured twice, run exactly like the others) must contain 1.00. It is checked
+  at a family-wise level over all its intervals (Bonferroni), or a run with 16 A/A intervals would raise the alarm
+  in more than half of its runs by chance alone; if one excludes 1.00, the design is broken and no entry is PASS or
+  FAIL.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sps
+
+METRICS = ("cpu_ms_per_req", "p99_ok_ms", "rss_mib", "ok_rate")
+PER_SUCCESS = ("cpu_ms_per_req", "p99_ok_ms", "rss_mib")   # undefined in a trial with no success
+PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
+FULL = 0.999          # "served fully": successes / requests over a step's trials (a target's full)
+BOOT_MIN_N = 20       # fewer blocks: any bootstrap interval is too narrow, t is used
+BOOT_RESAMPLES = 4999
+MAX_BLOCKS_NEEDED = 10_000   # beyond this, "no practical number of blocks decides it"
+
+
+# ---------------------------------------------------------------------------------------------- interval
+@dataclass(frozen=True)
+class Interval:
+    """A ratio with its confidence interval; log_mean and log_se on the log scale; df None for a bootstrap."""
+    ratio: float
+    low: float
+    high: float
+    n: int
+    invocations: int
+    method: str
+    level: float
+    log_mean: float
+    log_se: float
+    df: float | None
+
+    @property
+    def half_width(self):
+        """Relative half-width: sqrt(high / low) - 1, i.e. exp(t * se) - 1 for t (0.10 = +-10 %)."""
+        return math.sqrt(self.high / self.low) - 1 if self.low > 0 and math.isfinite(self.high) else math.inf
+
+
+def _skew_significant(y):
+    n = len(y)
+    if n < 3 or np.ptp(y) == 0:
+        return False
+    se = math.sqrt(6 * n * (n - 1) / ((n - 2) * (n + 1) * (n + 3)))
+    return abs(sps.skew(y, bias=False)) > 2 * se
+
+
+def _cluster_se(y, clusters):
+    """Cluster-robust (CR1) standard error of mean(y), clusters = invocation keys; equals sd(cluster means)/sqrt(G)
+    for equal cluster sizes."""
+    m = y.mean()
+    keys = sorted(set(clusters), key=str)
+    sums = np.array([sum(v - m for v, c in zip(y, clusters, strict=True) if c == k) for k in keys])
+    g, n = len(keys), len(y)
+    return math.sqrt(g / (g - 1) * float((sums ** 2).sum()) / n ** 2)
+
+
+def _two_stage_bootstrap(y, clusters, level, rng, resamples):
+    """Percentile interval of the mean: resample invocations, then blocks inside each chosen invocation."""
+    groups = [y[[c == k for c in clusters]] for k in sorted(set(clusters), key=str)]
+    sizes = np.array([len(v) for v in groups])
+    pad = np.zeros((len(groups), sizes.max()))
+    for i, v in enumerate(groups):
+        pad[i, :len(v)] = v
+    chosen = rng.integers(0, len(groups), size=(resamples, len(groups)))           # invocations, per resample
+    k = sizes[chosen]
+    inner = (rng.random((resamples, len(groups), sizes.max())) * k[..., None]).astype(int)   # blocks inside each
+    used = np.arange(sizes.max()) < k[..., None]
+    means = (pad[chosen[..., None], inner] * used).sum(axis=(1, 2)) / k.sum(axis=1)
+    a = (1 - level) / 2
+    return np.quantile(means, [a, 1 - a]), float(means.std(ddof=1))
+
+
+def interval(log_ratios, invocations=None, level=0.95, method="auto", seed=0):
+    """The ratio exp(mean(log_ratios)) and its LEVEL confidence interval -> Interval.
+    INVOCATIONS: one key per log ratio (the pair of app invocations the block used); None = all independent.
+    METHOD: "auto" (the module's rule), "t" or "bootstrap"; SEED: the bootstrap's generator (results reproduce)."""
+    y = np.asarray(log_ratios, dtype=float)
+    n = len(y)
+    clusters = list(invocations) if invocations is not None else list(range(n))
+    if len(clusters) != n:
+        raise ValueError("one invocation key per log ratio")
+    g = len(set(clusters))
+    nested = 1 < g < n
+    if n < 2:
+        m = float(y[0]) if n else math.nan
+        return Interval(math.exp(m), 0.0, math.inf, n, g, "none (fewer than 2 blocks)", level, m, math.inf, None)
+    if method not in ("auto", "t", "bootstrap"):
+        raise ValueError(f"method is auto, t or bootstrap, not {method!r}")
+    if method == "auto":
+        method = "bootstrap" if not nested and n >= BOOT_MIN_N and _skew_significant(y) else "t"
+    m = float(y.mean())
+    a = 1 - level
+    if np.ptp(y) == 0:                       # every block gave the same ratio (ok_rate of two full series)
+        return Interval(math.exp(m), math.exp(m), math.exp(m), n, g, "exact (no spread)", level, m, 0.0, None)
+    if method == "t":
+        if nested:
+            se, df, name = _cluster_se(y, clusters), g - 1, f"t on log ratios, invocation-level SE ({g} invocations)"
+        else:
+            se, df = float(y.std(ddof=1)) / math.sqrt(n), n - 1
+            name = "t on log ratios" + (" (one invocation: invocation variance not sampled)" if g == 1 else "")
+        h = float(sps.t.ppf(1 - a / 2, df)) * se
+        return Interval(math.exp(m), math.exp(m - h), math.exp(m + h), n, g, name, level, m, se, df)
+    rng = np.random.default_rng(seed)
+    if nested:
+        (lo, hi), se = _two_stage_bootstrap(y, clusters, level, rng, BOOT_RESAMPLES)
+        name = f"bootstrap percentile, invocations then blocks ({g} invocations)"
+    else:
+        res = sps.bootstrap((y,), np.mean, confidence_level=level, method="BCa", n_resamples=BOOT_RESAMPLES, rng=rng)
+        lo, hi, se = res.confidence_interval.low, res.confidence_interval.high, float(res.standard_error)
+        name = "bootstrap BCa on log ratios"
+    return Interval(math.exp(m), math.exp(lo), math.exp(hi), n, g, name, level, m, se, None)
+
+
+# ---------------------------------------------------------------------------------------------- verdict
+def decide(iv, region):
+    """PASS / FAIL / INCONCLUSIVE of interval IV against REGION = (low, high) of acceptable ratios (None: open)."""
+    lo, hi = region
+    if not (iv.low > 0 and math.isfinite(iv.high)):
+        return INCONCLUSIVE
+    if (lo is None or iv.low >= lo) and (hi is None or iv.high <= hi):
+        return PASS
+    if (hi is not None and iv.low > hi) or (lo is not None and iv.high < lo):
+        return FAIL
+    return INCONCLUSIVE
+
+
+def blocks_needed(iv, region):
+    """(blocks, why) for an undecided IV: about how many blocks in all would shrink the interval enough to clear the
+    nearest bound, if the spread and the point estimate stay as observed (a planning figure, not a promise: it is
+    optimistic when the estimate happened to land far from the bound). blocks None when it cannot be said."""
+    bounds = [b for b in region if b is not None]
+    if iv.n < 2 or not math.isfinite(iv.log_se):
+        return None, "fewer than 2 blocks: no spread to plan from"
+    d = min(abs(iv.log_mean - math.log(b)) for b in bounds)
+    if d < 1e-9:
+        return None, "the estimate sits on the bound: no number of blocks can decide it"
+    units = iv.invocations if 1 < iv.invocations < iv.n else iv.n     # what the SE shrinks with
+    per_unit = iv.n / units
+    need = units
+    for _ in range(50):   # t's degrees of freedom depend on the answer: iterate to a fixed point
+        crit = float(sps.t.ppf(1 - (1 - iv.level) / 2, max(need - 1, 1))) if iv.df is not None else \
+            float(sps.norm.ppf(1 - (1 - iv.level) / 2))
+        new = max(units + 1, math.ceil(units * (crit * iv.log_se / d) ** 2))
+        if new == need or new * per_unit > MAX_BLOCKS_NEEDED:
+            need = new
+            break
+        need = new
+    blocks = math.ceil(need * per_unit)
+    if blocks > MAX_BLOCKS_NEEDED:
+        return None, (f"the estimate sits within {100 * (math.exp(d) - 1):.1f} % of the bound: more than "
+                      f"{MAX_BLOCKS_NEEDED:,} blocks would be needed")
+    unit = f" ({need} invocations)" if units != iv.n else ""
+    return blocks, f"about {blocks} blocks{unit} at the observed spread"
+
+
+# ---------------------------------------------------------------------------------------------- trial records
+def metric_value(rec, metric):
+    """METRIC of one trial record, or None where it is undefined (no success for a per-success figure)."""
+    if metric == "ok_rate":
+        d, ok = rec.get("duration_s"), rec.get("ok")
+        return None if not d or ok is None else max(ok, 0.5) / d   # 0 successes: half a success (Haldane)
+    v = rec.get(metric)
+    return float(v) if v is not None and math.isfinite(v) and v > 0 else None
+
+
+def _pick(recs, series, other):
+    """SERIES' record paired with OTHER in one block: its duet trial with OTHER if there is one, else its own."""
+    duet = [r for r in recs if r["series"] == series and r.get("duet_with") == other]
+    mine = duet or [r for r in recs if r["series"] == series and not r.get("duet_with")]
+    if len(mine) > 1:
+        raise ValueError(f"{len(mine)} trials of {series} in block {mine[0]['block']} at one step")
+    return mine[0] if mine else None
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The log ratios of one pair at one step: values, their invocation keys, and the blocks left out."""
+    log_ratios: list
+    invocations: list
+    blocks: int          # blocks with both values
+    missing: dict        # series -> blocks where its per-success figure was undefined (no success)
+    dropped: int         # blocks where a trial of the pair could not run (error)
+
+
+def pair(records, a, b, scenario, rate, metric):
+    """Pairing of series A over series B at (SCENARIO, RATE) for METRIC, block by block."""
+    by_block = {}
+    for r in records:
+        if r["scenario"] == scenario and float(r["rate"]) == float(rate):
+            by_block.setdefault(r["block"], []).append(r)
+    ys, invs, missing, dropped = [], [], {a: 0, b: 0}, 0
+    for blk in sorted(by_block):
+        ra, rb = _pick(by_block[blk], a, b), _pick(by_block[blk], b, a)
+        if ra is None and rb is None:
+            continue
+        if ra is None or rb is None or ra.get("error") or rb.get("error"):
+            dropped += 1
+            continue
+        va, vb = metric_value(ra, metric), metric_value(rb, metric)
+        if va is None or vb is None:
+            for s, v in ((a, va), (b, vb)):
+                missing[s] += v is None
+            continue
+        ys.append(math.log(va / vb))
+        invs.append((ra.get("invocation", 0), rb.get("invocation", 0)))
+    return Pairing(ys, invs, len(ys), {s: k for s, k in missing.items() if k}, dropped)
+
+
+def served_fully(records, series, scenario, rate):
+    """True when SERIES answered at least FULL of its requests with success over the step's trials that ran."""
+    rs = [r for r in records if r["series"] == series and r["scenario"] == scenario
+          and float(r["rate"]) == float(rate) and not r.get("error")]
+    sent = sum(r.get("requests") or 0 for r in rs)
+    return bool(rs) and sent > 0 and sum(r.get("ok") or 0 for r in rs) >= FULL * sent
+
+
+def steps_of(records):
+    """[(scenario, rate)] present in RECORDS, in first-seen order."""
+    return list(dict.fromkeys((r["scenario"], float(r["rate"])) for r in records))
+
+
+# ---------------------------------------------------------------------------------------------- analysis
+def _num(x):
+    """JSON has no infinity: an interval that cannot be drawn (fewer than 2 blocks) has null bounds."""
+    return x if x is not None and math.isfinite(x) and x > 0 else None
+
+
+def _entry(target, scenario, rate, metric, series, pairing, iv, region, aa):
+    return {"target": target, "scenario": scenario, "rate": rate, "metric": metric, "series": list(series),
+            "ratio": _num(iv.ratio), "ci_low": _num(iv.low), "ci_high": _num(iv.high), "level": iv.level,
+            "blocks": pairing.blocks,
+            "invocations": iv.invocations, "verdict": None, "aa": aa, "aa_half_width": None, "method": iv.method,
+            "blocks_needed": None, "region": list(region), "missing": pairing.missing, "dropped": pairing.dropped,
+            "note": ""}
+
+
+def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
+    """The verdict entries of a run -> {"verdicts": [...], "skipped": [(target, scenario, rate, why)],
+    "design_broken": str or None}. RECORDS: trial records (see docs/statistics.md and trials.Trial.records);
+    TARGETS: harness.targets.Target objects; AA_PAIRS: [(series, same series measured again)], e.g.
+    [("reactive-aa", "reactive")]. LEVEL: the confidence level of this look (trials.look_level)."""
+    steps = steps_of(records)
+    out, skipped = [], []
+    aa_entries, aa_ivs = [], []
+    for a, b in aa_pairs:
+        for scenario, rate in steps:
+            for metric in METRICS:
+                p = pair(records, a, b, scenario, rate, metric)
+                if p.blocks or p.missing or p.dropped:
+                    aa_entries.append((p, scenario, rate, metric, (a, b)))
+    m = max(1, sum(p.blocks >= 2 for p, *_ in aa_entries))
+    broken = []
+    for p, scenario, rate, metric, ab in aa_entries:
+        iv = interval(p.log_ratios, p.invocations, level, method, seed)
+        fw = interval(p.log_ratios, p.invocations, 1 - (1 - level) / m, method, seed)
+        e = _entry(f"A/A: {ab[0]} / {ab[1]} contains 1.00", scenario, rate, metric, ab, p, iv, (1.0, 1.0), True)
+        e["aa_half_width"] = _num(iv.half_width) if iv.half_width else 0.0
+        contains = decide(fw, (None, 1.0)) != FAIL and decide(fw, (1.0, None)) != FAIL
+        e["verdict"] = PASS if contains else FAIL
+        if p.blocks < 2 or p.missing:
+            e["verdict"], e["note"] = INCONCLUSIVE, "too few blocks with a value"
+        elif not contains:
+            broken.append(f"{ab[0]}/{ab[1]} {scenario} {rate:g} {metric} [{fw.low:.3f}, {fw.high:.3f}]")
+        elif iv.low > 1 or iv.high < 1:
+            e["note"] = (f"excludes 1.00 on its own, not at the family-wise level over {m} A/A intervals "
+                         f"(one in 20 A/A intervals does so by chance)")
+        out.append(e)
+        aa_ivs.append(((scenario, rate, metric), e["aa_half_width"]))
+    aa_hw = {}
+    for key, hw in aa_ivs:   # None: an A/A without an interval there, which no other pair can make up for
+        aa_hw[key] = None if hw is None or (key in aa_hw and aa_hw[key] is None) else max(aa_hw.get(key, 0.0), hw)
+    design_broken = ("A/A interval excludes 1.00 at the family-wise level: " + "; ".join(broken)) if broken else None
+
+    for t in targets:
+        for scenario, rate in steps:
+            if scenario not in t.scenarios or (t.rates is not None and rate not in t.rates):
+                continue
+            a, b = t.series
+            present = {r["series"] for r in records if r["scenario"] == scenario and float(r["rate"]) == rate}
+            if a not in present or b not in present:
+                continue
+            short = [s for s in t.full if not served_fully(records, s, scenario, rate)]
+            if short:
+                skipped.append((t.name, scenario, rate, f"{' and '.join(short)} did not serve fully"))
+                continue
+            p = pair(records, a, b, scenario, rate, t.metric)
+            if not (p.blocks or p.missing or p.dropped):
+                continue
+            iv = interval(p.log_ratios, p.invocations, level, method, seed)
+            e = _entry(t.name, scenario, rate, t.metric, t.series, p, iv, t.region, False)
+            e["aa_half_width"] = aa_hw.get((scenario, rate, t.metric))
+            e["verdict"] = decide(iv, t.region)
+            if p.missing and t.metric in PER_SUCCESS:
+                e["verdict"] = INCONCLUSIVE
+                e["note"] = ("; ".join(f"{s} served no success in {k} block(s)" for s, k in p.missing.items())
+                             + ": a per-success figure is undefined there (see ok_rate)")
+            elif design_broken:
+                e["note"] = f"design broken, nothing is called (would be {e['verdict']})"
+                e["verdict"] = INCONCLUSIVE
+            if e["verdict"] == INCONCLUSIVE and not p.missing:
+                e["blocks_needed"], why = blocks_needed(iv, t.region)
+                e["note"] = "; ".join(x for x in (e["note"], why) if x)
+            out.append(e)
+    return {"verdicts": out, "skipped": skipped, "design_broken": design_broken}
+
+
+def undecided(result):
+    """The target entries (not A/A) still INCONCLUSIVE in an analyse() result that more blocks could decide: what
+    keeps a run going. An entry whose series served no success in some block stays undecided whatever follows."""
+    return [e for e in result["verdicts"] if not e["aa"] and e["verdict"] == INCONCLUSIVE and not e["missing"]]

@@ -1,0 +1,74 @@
+"""Every ratio target of the project as data (docs/results.md "Targets"), read by the runner and the report alike.
+
+The targets that are not a ratio between two series stay with verdicts.py: io 4,000 req/s 100 % ok and p99 <= 150
+ms (an absolute bound), the worker's Little's-law ceiling (a ratio to a computed figure, not to a series) and the
+pinned-event count (a count that must be 0).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .stats import METRICS
+from .steps import AA_SUFFIX
+
+LABELS = {"cpu_ms_per_req": "CPU ms/req", "p99_ok_ms": "p99 of successes", "rss_mib": "peak RSS",
+          "ok_rate": "successes/s"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """One claim: series[0]'s METRIC over series[1]'s lies in REGION = (low, high), None for an open side, at each
+    step of SCENARIOS (and RATES, None = every rate the run measured) where every series of FULL served fully."""
+    metric: str
+    series: tuple
+    region: tuple
+    scenarios: tuple
+    rates: tuple | None = None
+    full: tuple = ()
+
+    def __post_init__(self):
+        if self.metric not in METRICS:
+            raise ValueError(f"metric {self.metric!r} is not one of {METRICS}")
+
+    @property
+    def bound(self):
+        """The region as a reader writes it: '<= 1.2', '>= 0.9', 'within [0.91, 1.10]'."""
+        lo, hi = self.region
+        if lo is None:
+            return f"<= {hi:g}"
+        if hi is None:
+            return f">= {lo:g}"
+        return f"within [{lo:.2f}, {hi:.2f}]"
+
+    @property
+    def name(self):
+        return f"{self.series[0]} {LABELS[self.metric]} {self.bound} x {self.series[1]}"
+
+
+_ALL4 = ("io", "fanout", "db", "checkout")
+_BOTH = ("virtual", "reactive")
+TARGETS = (
+    # latency: judged wherever reactive serves fully, so a reactive failure cannot excuse or condemn the other
+    *(Target("p99_ok_ms", (v, "reactive"), (None, 1.25), _ALL4, full=("reactive",))
+      for v in ("virtual", "virtual+socket")),
+    # sustained rate: "the same highest sustained rate" read step by step as successes per second
+    *(Target("ok_rate", (v, "reactive"), (0.9, None), _ALL4) for v in ("virtual", "virtual+socket")),
+    # CPU per request and peak RSS: where both serve fully (a failing series' cost per success is not comparable)
+    Target("cpu_ms_per_req", _BOTH, (None, 1.2), ("io", "fanout"), full=_BOTH),
+    Target("cpu_ms_per_req", ("virtual+socket", "reactive"), (None, 1.0), ("io", "fanout"),
+           full=("virtual+socket", "reactive")),
+    Target("cpu_ms_per_req", ("virtual+socket", "virtual"), (None, 0.8), ("io",), rates=(2500.0, 4000.0),
+           full=("virtual+socket", "virtual")),
+    *(Target("rss_mib", (v, "reactive"), (None, 1.2), ("io", "fanout"), full=(v, "reactive"))
+      for v in ("virtual", "virtual+socket")),
+    # cpu-bound work, hey with 16 in flight (the step's "rate" is the concurrency): throughput within 10 %
+    *(Target("ok_rate", (v, "reactive"), (1 / 1.1, 1.1), ("cpu",), rates=(16.0,))
+      for v in ("virtual", "virtual+socket", "worker")),
+)
+
+AA_PAIRS = (("reactive" + AA_SUFFIX, "reactive"),)   # the A/A pair, run like every other series
+
+
+def for_series(series, targets=TARGETS):
+    """The targets whose two series are both in SERIES (the run's series list)."""
+    return [t for t in targets if all(s in series for s in t.series)]

@@ -1,0 +1,183 @@
+"""The schedule of a run as pure functions: which trial comes when, when each app restarts, how long it takes, and
+when the run may stop.
+
+- **Blocks.** A block gives every series (or every duet pair) one trial per step; the steps keep their given order
+  (rates rising, as a cold app hit at once with a high rate stays congested), the series' order is drawn afresh
+  for every step of every block from a generator seeded by (seed, block), so a schedule is reproducible from its
+  seed and block b's order does not depend on how many blocks ran before it.
+- **Invocations.** Every series' app is restarted every RESTART_EVERY blocks, all at the same block boundary and in
+  a random order, so a pair's blocks nest in invocations (stats.interval's invocation level) and JIT/layout luck is
+  sampled RUN_BLOCKS / RESTART_EVERY times, not frozen in.
+- **Duet.** With PAIRS, each trial loads two series at the same moment at the step's rate; which one starts first
+  alternates from block to block (and from step to step), so a start-order advantage cancels.
+- **Stopping.** The run looks at its intervals only at planned block counts (looks(): from MIN_BLOCKS to what the
+  budget allows) and spends its error rate over them (look_alpha(): a share of alpha growing with the square of
+  the blocks done, summed by Bonferroni's inequality): whatever look the run stops at, every interval it could
+  have reported holds its truth with at least 1 - alpha probability, so peeking does not inflate false PASS/FAIL.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+ALPHA = 0.05
+RHO = 2           # alpha spent up to a look: ALPHA * (blocks / last look's blocks) ** RHO
+MIN_BLOCKS = 8     # with restarts every 2 blocks: 4 invocations, 3 degrees of freedom at the first look
+N_LOOKS = 3
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run measures: SERIES (app per series), STEPS [(scenario, rate)], SEED, apps restarted every
+    RESTART_EVERY blocks; PAIRS non-empty = the duet design (those pairs loaded together), else interleaved."""
+    series: tuple
+    steps: tuple
+    seed: int
+    restart_every: int = 2
+    pairs: tuple = ()
+
+    def __post_init__(self):
+        if self.restart_every < 1:
+            raise ValueError("restart_every is at least 1")
+        if len(set(self.series)) != len(self.series) or not self.series or not self.steps:
+            raise ValueError("series (distinct) and steps must not be empty")
+        for p in self.pairs:
+            if len(p) != 2 or p[0] == p[1] or not all(s in self.series for s in p):
+                raise ValueError(f"duet pair {p!r}: two different series of the plan")
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One trial: SERIES loaded at once (one, or two in start order for a duet) at (SCENARIO, RATE)."""
+    block: int
+    position: int      # place in the block, 0-based
+    scenario: str
+    rate: float
+    series: tuple
+    invocation: int    # every series' app invocation in this block (restarts are synchronous)
+
+    def records(self):
+        """The identifying part of this trial's records, one per series; the runner adds what it measured:
+        requests, ok, duration_s, cpu_ms_per_req, p99_ok_ms, rss_mib, error (see docs/statistics.md)."""
+        return [{"block": self.block, "position": self.position, "scenario": self.scenario, "rate": self.rate,
+                 "series": s, "invocation": self.invocation,
+                 "duet_with": next((o for o in self.series if o != s), None)} for s in self.series]
+
+
+def _rng(plan, block):
+    return np.random.default_rng([plan.seed, block])
+
+
+def invocation(plan, block):
+    """The app invocation (0, 1, ...) every series uses in BLOCK."""
+    return block // plan.restart_every
+
+
+def restarts(plan, block):
+    """The series whose app is restarted (and warmed) before BLOCK, in the order to do it; [] when none. Block 0
+    starts every app (the runner's first start, in this order too)."""
+    if block % plan.restart_every:
+        return []
+    return [plan.series[i] for i in _rng(plan, block).permutation(len(plan.series))]
+
+
+def block_trials(plan, block):
+    """[Trial] of BLOCK in the order to run them."""
+    rng = _rng(plan, block)
+    rng.permutation(len(plan.series))                 # the restart order's draw (restarts()), kept in step
+    units = [tuple(p) for p in plan.pairs] or [(s,) for s in plan.series]
+    out = []
+    for k, (scenario, rate) in enumerate(plan.steps):
+        for i in rng.permutation(len(units)):
+            u = units[i]
+            if len(u) == 2 and (block + k) % 2:
+                u = u[::-1]
+            out.append(Trial(block, len(out), scenario, float(rate), u, invocation(plan, block)))
+    return out
+
+
+def schedule(plan, blocks):
+    """The whole run for BLOCKS blocks: [("restart", series) | ("trial", Trial)] in order."""
+    out = []
+    for b in range(blocks):
+        out += [("restart", s) for s in restarts(plan, b)]
+        out += [("trial", t) for t in block_trials(plan, b)]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- time
+@dataclass(frozen=True)
+class Timing:
+    """Seconds per part of a run: one trial's measured part, its ramp-in and the gap after it; one app start and
+    its warm-up; WARM_TOGETHER when the apps of a restart are started and warmed at the same time."""
+    trial_s: float = 5.0
+    ramp_s: float = 1.0
+    gap_s: float = 1.0
+    start_s: float = 5.0
+    warmup_s: float = 30.0
+    warm_together: bool = False
+
+
+def duration_s(plan, blocks, timing=Timing()):
+    """Estimated seconds of a run of BLOCKS blocks: trials plus every restart (the first start included)."""
+    per_trial = timing.ramp_s + timing.trial_s + timing.gap_s
+    trials = blocks * len(plan.steps) * len(plan.pairs or plan.series)
+    restart = timing.start_s + timing.warmup_s
+    per_restart = restart if timing.warm_together else restart * len(plan.series)
+    return trials * per_trial + math.ceil(blocks / plan.restart_every) * per_restart
+
+
+def max_blocks(plan, budget_s, timing=Timing()):
+    """The most blocks whose estimated duration fits BUDGET_S (0 when not even one does)."""
+    n = 0
+    while duration_s(plan, n + 1, timing) <= budget_s:
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------- stopping
+def looks(min_blocks, max_blocks, n_looks=N_LOOKS):
+    """The planned block counts at which the run looks at its intervals: MIN_BLOCKS, then evenly up to MAX_BLOCKS
+    (at most N_LOOKS looks). [] when MAX_BLOCKS < MIN_BLOCKS: the budget is too small for a verdict."""
+    if max_blocks < min_blocks:
+        return []
+    if n_looks <= 1 or max_blocks == min_blocks:
+        return [max_blocks]
+    return sorted({round(min_blocks + k * (max_blocks - min_blocks) / (n_looks - 1)) for k in range(n_looks)})
+
+
+def look_alpha(plan_looks, blocks, alpha=ALPHA, rho=RHO):
+    """The error rate to spend at a look after BLOCKS blocks: its planned share if BLOCKS is a planned look, or all
+    that is left when the budget ended between looks (a last, unplanned look). 0 before the first look."""
+    if not plan_looks or blocks < plan_looks[0]:
+        return 0.0
+
+    def spent(n):
+        return alpha * min(1.0, n / plan_looks[-1]) ** rho
+    before = [n for n in plan_looks if n < blocks]
+    if blocks in plan_looks:
+        return spent(blocks) - (spent(before[-1]) if before else 0.0)
+    return alpha - (spent(before[-1]) if before else 0.0)
+
+
+def look_level(plan_looks, blocks, alpha=ALPHA, rho=RHO):
+    """The confidence level of the intervals at a look after BLOCKS blocks (stats.analyse's LEVEL)."""
+    return 1 - look_alpha(plan_looks, blocks, alpha, rho)
+
+
+def look_at(plan_looks, blocks, budget_left):
+    """The confidence level to analyse at after BLOCKS blocks, or None when this is no look: a planned look, or a
+    last one when the budget has run out (BUDGET_LEFT false: another block would not fit)."""
+    if blocks in plan_looks or (not budget_left and plan_looks and blocks >= plan_looks[0]):
+        return look_level(plan_looks, blocks)
+    return None
+
+
+def should_stop(plan_looks, blocks, undecided, budget_left):
+    """True when the run stops after BLOCKS blocks: at a planned look with every target decided (UNDECIDED: how
+    many are still INCONCLUSIVE there), at the last planned look, or when BUDGET_LEFT (bool) has run out."""
+    if not budget_left or (plan_looks and blocks >= plan_looks[-1]):
+        return True
+    return blocks in plan_looks and undecided == 0

@@ -1,0 +1,157 @@
+"""harness.trials: the schedule's randomization, invocations and duet order, its time estimate, and the sequential
+stopping rule's error rate under the null (simulated with a fixed seed; tolerance 3 binomial standard errors)."""
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from test_stats import SERIES, simulate, tol
+
+from harness import stats, trials
+from harness.targets import AA_PAIRS, for_series
+
+STEPS = (("io", 500.0), ("io", 2500.0), ("fanout", 150.0))
+
+
+def plan(**kw):
+    return trials.Plan(SERIES, STEPS, kw.pop("seed", 42), **kw)
+
+
+def test_every_series_runs_once_per_step_per_block_in_the_steps_order():
+    p = plan()
+    for b in range(6):
+        ts = trials.block_trials(p, b)
+        assert [t.position for t in ts] == list(range(len(ts)))
+        assert Counter((t.scenario, t.rate, t.series[0]) for t in ts) == \
+            Counter((sc, r, s) for sc, r in STEPS for s in SERIES)
+        assert [(t.scenario, t.rate) for t in ts] == [st for st in STEPS for _ in SERIES]
+
+
+def test_orders_are_fresh_per_step_and_block_and_reproducible_from_the_seed():
+    p = plan()
+    orders = [tuple(t.series[0] for t in trials.block_trials(p, b)[:len(SERIES)]) for b in range(40)]
+    assert len(set(orders)) > 30                                 # 120 possible orders of 5
+    within = [t.series[0] for t in trials.block_trials(p, 0)]
+    assert within[:5] != within[5:10] or within[5:10] != within[10:15]
+    assert trials.block_trials(p, 7) == trials.block_trials(plan(), 7)
+    assert trials.block_trials(p, 7) != trials.block_trials(plan(seed=43), 7)
+    first = Counter(o[0] for o in orders * 1) + Counter(
+        trials.block_trials(p, b)[0].series[0] for b in range(40, 1000))
+    assert all(abs(n / 1000 - 0.2) < 0.05 for n in first.values())   # each series first ~1/5 of the time
+
+
+def test_every_series_restarts_together_every_k_blocks_in_a_random_order():
+    p = plan(restart_every=3)
+    assert [trials.invocation(p, b) for b in range(7)] == [0, 0, 0, 1, 1, 1, 2]
+    assert all(t.invocation == 2 for t in trials.block_trials(p, 6))
+    starts = [trials.restarts(p, b) for b in range(12)]
+    assert [b for b, s in enumerate(starts) if s] == [0, 3, 6, 9]
+    assert all(sorted(s) == sorted(SERIES) for s in starts if s)
+    assert len({tuple(s) for s in starts if s}) > 1
+    events = trials.schedule(p, 4)
+    assert [e[1] for e in events[:5]] == starts[0] and events[5][0] == "trial"
+    assert sum(e[0] == "restart" for e in events) == 2 * len(SERIES)
+
+
+def test_duet_runs_each_pair_once_per_step_per_block_and_alternates_who_starts():
+    pairs = (("virtual", "reactive"), ("reactive-aa", "reactive"))
+    p = plan(pairs=pairs)
+    firsts = {}
+    for b in range(8):
+        ts = trials.block_trials(p, b)
+        assert len(ts) == len(STEPS) * len(pairs)
+        for t in ts:
+            firsts.setdefault((frozenset(t.series), t.scenario, t.rate), []).append(t.series[0])
+    for seq in firsts.values():
+        assert all(a != b for a, b in itertools.pairwise(seq))
+    recs = trials.block_trials(p, 0)[0].records()
+    assert len(recs) == 2 and recs[0]["duet_with"] == recs[1]["series"]
+    with pytest.raises(ValueError):
+        plan(pairs=(("virtual", "virtual"),))
+
+
+def test_record_keys_are_what_stats_reads():
+    r = trials.block_trials(plan(), 0)[0].records()[0]
+    assert set(r) == {"block", "position", "scenario", "rate", "series", "invocation", "duet_with"}
+    assert r["duet_with"] is None
+
+
+def test_time_estimate_and_budget():
+    p, tm = plan(restart_every=2), trials.Timing(trial_s=5, ramp_s=1, gap_s=1, start_s=5, warmup_s=30)
+    assert trials.duration_s(p, 1, tm) == 15 * 7 + 5 * 35
+    assert trials.duration_s(p, 4, tm) == 4 * 15 * 7 + 2 * 5 * 35
+    assert trials.duration_s(p, 4, trials.Timing(warm_together=True)) == 4 * 15 * 7 + 2 * 35
+    duet = plan(pairs=(("virtual", "reactive"),))
+    assert trials.duration_s(duet, 1, tm) == 3 * 7 + 5 * 35
+    for budget in (100, 600, 1200, 20 * 60):
+        n = trials.max_blocks(p, budget, tm)
+        assert trials.duration_s(p, n, tm) <= budget < trials.duration_s(p, n + 1, tm)
+
+
+def test_looks_and_alpha_spending():
+    looks = trials.looks(6, 24, 3)
+    assert looks == [6, 15, 24] and trials.looks(8, 24) == [8, 16, 24]
+    spent = [trials.look_alpha(looks, n) for n in looks]
+    assert sum(spent) == pytest.approx(trials.ALPHA) and spent == sorted(spent)
+    assert trials.look_alpha(looks, 5) == 0
+    assert trials.look_alpha(looks, 10) == pytest.approx(trials.ALPHA - spent[0])     # budget ended at 10
+    assert trials.look_level(looks, 24) == pytest.approx(1 - spent[-1])
+    assert trials.looks(6, 4) == [] and trials.looks(6, 6) == [6] and trials.looks(6, 7, 3) == [6, 7]
+    assert trials.should_stop(looks, 6, 0, True) and not trials.should_stop(looks, 6, 1, True)
+    assert not trials.should_stop(looks, 7, 0, True) and trials.should_stop(looks, 7, 3, False)
+    assert trials.should_stop(looks, 24, 3, True)
+    assert trials.look_at(looks, 15, True) == trials.look_level(looks, 15)
+    assert trials.look_at(looks, 10, True) is None
+    assert trials.look_at(looks, 10, False) == pytest.approx(1 - (trials.ALPHA - spent[0]))
+    assert trials.look_at(looks, 4, False) is None                  # before the minimum: no verdict at all
+
+
+def sequential(y, keys, looks):
+    """True when any planned look's interval decides 'log ratio <= 0' (a false decision: the truth is 0)."""
+    for n in looks:
+        iv = stats.interval(y[:n], keys[:n], trials.look_level(looks, n))
+        if stats.decide(iv, (None, 1.0)) != stats.INCONCLUSIVE:
+            return True
+    return False
+
+
+def test_stopping_rule_keeps_false_decisions_within_alpha_where_naive_peeking_does_not():
+    """The truth sits on the bound, so any PASS or FAIL is false. Planned looks with spent alpha: at most 5 %
+    (3 SE); looking after every block at 95 %: far more."""
+    rng = np.random.default_rng(20)
+    sims, n, k = 2000, 24, 2
+    looks = trials.looks(trials.MIN_BLOCKS, n)
+    keys = [b // k for b in range(n)]
+    planned = naive = 0
+    for _ in range(sims):
+        y = np.repeat(rng.normal(0, 0.03, n // k), k) + rng.normal(0, 0.08, n)
+        planned += sequential(y, keys, looks)
+        naive += any(stats.decide(stats.interval(y[:m], keys[:m]), (None, 1.0)) != stats.INCONCLUSIVE
+                     for m in range(2 * k, n + 1, k))
+    assert planned / sims <= trials.ALPHA + tol(trials.ALPHA, sims)
+    assert naive / sims > trials.ALPHA + 3 * tol(trials.ALPHA, sims)
+
+
+def run_sequentially(truth, budget_s, seed):
+    """A run driven by the stopping rule on simulated trials -> (blocks, analyse() result)."""
+    p, tm = plan(seed=seed), trials.Timing()
+    looks = trials.looks(trials.MIN_BLOCKS, trials.max_blocks(p, budget_s, tm))
+    recs = simulate(looks[-1], truth, seed=seed, steps=STEPS)
+    for n in range(1, looks[-1] + 1):
+        budget_left = trials.duration_s(p, n + 1, tm) <= budget_s
+        level = trials.look_at(looks, n, budget_left)
+        if level is not None:
+            res = stats.analyse([r for r in recs if r["block"] < n], for_series(SERIES), AA_PAIRS, level)
+            if trials.should_stop(looks, n, len(stats.undecided(res)), budget_left):
+                return n, res, looks
+
+
+def test_a_clear_run_stops_at_the_first_look_and_a_hard_one_at_the_budget():
+    clear = {"virtual": 1.6, "virtual+socket": 0.6}      # only a clear difference stops at the first look
+    n, res, looks = run_sequentially(clear, 3600, seed=21)
+    assert n == looks[0] == trials.MIN_BLOCKS and not stats.undecided(res)
+    n, res, looks = run_sequentially({"virtual+socket": 1.0}, 3600, seed=22)   # on its <= 1.0 bound
+    assert n == looks[-1] and stats.undecided(res)
+    assert trials.duration_s(plan(), n, trials.Timing()) <= 3600
+    assert math.isclose(res["verdicts"][0]["level"], trials.look_level(looks, n))
