@@ -5,9 +5,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.vtvr.delay.DelayException;
-import org.vtvr.delay.DelayGateway;
-import org.vtvr.scenario.Deadline;
+import org.vtvr.delay.client.DelayException;
+import org.vtvr.delay.client.DelayGateway;
+import org.vtvr.limits.Deadline;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

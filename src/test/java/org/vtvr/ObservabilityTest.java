@@ -4,7 +4,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
-import org.vtvr.scenario.BenchConfig;
+import org.vtvr.config.BenchConfig;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;

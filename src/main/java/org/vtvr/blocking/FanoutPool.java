@@ -5,8 +5,8 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.vtvr.delay.DelayGateway;
-import org.vtvr.scenario.BenchConfig;
+import org.vtvr.config.BenchConfig;
+import org.vtvr.delay.client.DelayGateway;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;

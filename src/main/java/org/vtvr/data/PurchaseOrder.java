@@ -6,9 +6,9 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.vtvr.api.OrderRequest;
+import org.vtvr.api.Result;
 import org.vtvr.scenario.Mode;
-import org.vtvr.scenario.OrderRequest;
-import org.vtvr.scenario.Result;
 
 import java.time.Instant;
 

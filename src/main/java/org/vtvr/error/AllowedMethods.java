@@ -2,7 +2,7 @@ package org.vtvr.error;
 
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.Path;
-import org.vtvr.delay.DelayResource;
+import org.vtvr.delay.service.DelayResource;
 import org.vtvr.reactive.ReactiveResource;
 import org.vtvr.virtual.VirtualResource;
 import org.vtvr.worker.WorkerResource;

@@ -8,9 +8,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
-import org.vtvr.delay.DelayException;
-import org.vtvr.scenario.BadInputException;
-import org.vtvr.scenario.NotFoundProblem;
+import org.vtvr.delay.client.DelayException;
 
 
 /** Turns every failure into a problem+json response with the right status; the stack trace stays in the log. */

@@ -14,8 +14,8 @@ import io.vertx.ext.web.handler.HttpException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.vtvr.config.BenchConfig;
 import org.vtvr.error.Problem;
-import org.vtvr.scenario.BenchConfig;
 import org.vtvr.scenario.Mode;
 
 import java.util.EnumMap;

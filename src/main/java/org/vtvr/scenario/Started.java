@@ -1,5 +1,7 @@
 package org.vtvr.scenario;
 
+import org.vtvr.api.Result;
+
 /** The moment and the thread a request started on, captured by the resource before any work is done. */
 public record Started(Mode mode, Thread thread, long nanos) {
 

@@ -12,12 +12,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.vtvr.api.Created;
+import org.vtvr.api.OrderRequest;
+import org.vtvr.api.Result;
 import org.vtvr.blocking.BlockingScenarios;
-import org.vtvr.scenario.Created;
-import org.vtvr.scenario.Limits;
+import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Mode;
-import org.vtvr.scenario.OrderRequest;
-import org.vtvr.scenario.Result;
 import org.vtvr.scenario.Started;
 
 /**

@@ -1,4 +1,4 @@
-package org.vtvr.delay;
+package org.vtvr.delay.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.restclient.config.RestClientsConfig;
@@ -30,6 +30,7 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
+import org.vtvr.delay.service.DelayResource;
 
 import java.io.IOException;
 import java.net.URI;

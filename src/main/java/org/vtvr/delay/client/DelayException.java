@@ -1,4 +1,4 @@
-package org.vtvr.delay;
+package org.vtvr.delay.client;
 
 /** A failed call to the delay service, with the status the caller gets: 502 unreachable, 503 overloaded, 504 too slow. */
 public class DelayException extends RuntimeException {

@@ -1,17 +1,17 @@
-package org.vtvr.delay;
+package org.vtvr.delay.service;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
-import jakarta.annotation.PostConstruct;
 import io.vertx.core.Vertx;
+import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import org.vtvr.scenario.Limits;
+import org.vtvr.limits.Limits;
 
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -1,4 +1,4 @@
-package org.vtvr.delay;
+package org.vtvr.delay.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -9,9 +9,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
-import org.vtvr.scenario.BenchConfig;
+import org.vtvr.config.BenchConfig;
+import org.vtvr.delay.service.DelayResource;
+import org.vtvr.limits.Deadline;
 
-import org.vtvr.scenario.Deadline;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;

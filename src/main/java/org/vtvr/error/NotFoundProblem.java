@@ -1,4 +1,4 @@
-package org.vtvr.scenario;
+package org.vtvr.error;
 
 /** A resource that does not exist (an unknown order id); mapped to 404 problem+json. */
 public class NotFoundProblem extends RuntimeException {

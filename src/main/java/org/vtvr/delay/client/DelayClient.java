@@ -1,10 +1,11 @@
-package org.vtvr.delay;
+package org.vtvr.delay.client;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+import org.vtvr.delay.service.DelayResource;
 
 /**
  * The REST client of the delay service, configured by {@code quarkus.rest-client.delay.*}: one blocking method

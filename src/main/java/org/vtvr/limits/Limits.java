@@ -1,7 +1,11 @@
-package org.vtvr.scenario;
+package org.vtvr.limits;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.vtvr.api.OrderRequest;
+import org.vtvr.config.BenchConfig;
+import org.vtvr.error.BadInputException;
+import org.vtvr.scenario.Started;
 
 /**
  * Parses and range-checks every request input, so all three modes accept and refuse exactly the same values.

@@ -1,4 +1,4 @@
-package org.vtvr.scenario;
+package org.vtvr.error;
 
 /** A request parameter or body the service refuses; mapped to 400 problem+json. */
 public class BadInputException extends RuntimeException {

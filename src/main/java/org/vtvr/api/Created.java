@@ -1,7 +1,8 @@
-package org.vtvr.scenario;
+package org.vtvr.api;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.vtvr.scenario.Mode;
 
 /**
  * The 201 answer to a new order, whose {@code Location} is a path on this service built from configuration

@@ -1,4 +1,4 @@
-package org.vtvr.delay;
+package org.vtvr.delay.client;
 
 import java.io.IOException;
 import java.time.Duration;

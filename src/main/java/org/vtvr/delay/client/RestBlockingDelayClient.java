@@ -1,8 +1,9 @@
-package org.vtvr.delay;
+package org.vtvr.delay.client;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.vtvr.delay.service.DelayResource;
 
 import java.io.InterruptedIOException;
 import java.time.Duration;

@@ -1,6 +1,7 @@
-package org.vtvr.scenario;
+package org.vtvr.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.vtvr.scenario.Mode;
 
 /**
  * The one response shape of every scenario in every mode: who served it, how long it took, and the scenario's
@@ -28,7 +29,7 @@ public record Result(
     }
 
     /** A result for a request that started at {@code startNanos} on {@code servedBy}; add fields with the with* methods. */
-    static Result of(Mode mode, String scenario, Thread servedBy, long startNanos) {
+    public static Result of(Mode mode, String scenario, Thread servedBy, long startNanos) {
         return new Result(mode.path(), scenario, servedBy.getName(), servedBy.isVirtual(),
                 (System.nanoTime() - startNanos) / 1_000_000, null, null, null, null, null, null, null, null, null);
     }
