@@ -1,56 +1,50 @@
 package org.vtvr.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import org.vtvr.scenario.Mode;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 /**
- * The one response shape of every scenario in every mode: who served it, how long it took, and the scenario's
- * own result fields (absent when a scenario has none).
+ * The one response shape of every scenario in every mode: who served it and how long it took, then the scenario's
+ * own {@link Outcome} fields at the same level.
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
-public record Result(
-        String mode,
-        String scenario,
-        String thread,
-        boolean virtual,
-        long elapsedMs,
-        Integer delay,
-        Integer calls,
-        Integer queries,
-        Long checksum,
-        Integer n,
-        Integer primes,
-        String lock,
-        Long orderId,
-        Order order) {
+public record Result(String mode, String scenario, String thread, boolean virtual, long elapsedMs,
+        @JsonUnwrapped Outcome outcome) {
 
-    /** The order as stored, for the checkout scenario. */
+    /** What one scenario did; each factory sets the fields that scenario has, the others stay out of the JSON. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Outcome(Integer delay, Integer calls, Integer queries, Long checksum, Integer n, Integer primes,
+            String lock, Long orderId, Order order) {
+
+        /** io, fanout: {@code calls} delay-service calls of {@code delay} ms; slow-query: no calls. */
+        public static Outcome waited(int delay, Integer calls) {
+            return new Outcome(delay, calls, null, null, null, null, null, null, null);
+        }
+
+        public static Outcome read(int queries, long checksum) {
+            return new Outcome(null, null, queries, checksum, null, null, null, null, null);
+        }
+
+        public static Outcome counted(int n, int primes) {
+            return new Outcome(null, null, null, null, n, primes, null, null, null);
+        }
+
+        /** pinning: one call made while holding {@code lock}. */
+        public static Outcome locked(int delay, String lock) {
+            return new Outcome(delay, 1, null, null, null, null, lock, null, null);
+        }
+
+        /** checkout: two calls (payment, stock), then the stored order. */
+        public static Outcome ordered(int delay, Order order) {
+            return new Outcome(delay, 2, null, null, null, null, null, order.id(), order);
+        }
+
+        /** order: the stored order read back. */
+        public static Outcome found(Order order) {
+            return new Outcome(null, null, null, null, null, null, null, order.id(), order);
+        }
+    }
+
+    /** The order as stored, for the checkout and order scenarios. */
     public record Order(long id, String customer, String sku, int quantity, String mode) {
-    }
-
-    /** A result for a request that started at {@code startNanos} on {@code servedBy}; add fields with the with* methods. */
-    public static Result of(Mode mode, String scenario, Thread servedBy, long startNanos) {
-        return new Result(mode.path(), scenario, servedBy.getName(), servedBy.isVirtual(),
-                (System.nanoTime() - startNanos) / 1_000_000, null, null, null, null, null, null, null, null, null);
-    }
-
-    public Result withDelay(int delay, Integer calls) {
-        return new Result(mode, scenario, thread, virtual, elapsedMs, delay, calls, queries, checksum, n, primes, lock, orderId, order);
-    }
-
-    public Result withQueries(int queries, long checksum) {
-        return new Result(mode, scenario, thread, virtual, elapsedMs, delay, calls, queries, checksum, n, primes, lock, orderId, order);
-    }
-
-    public Result withPrimes(int n, int primes) {
-        return new Result(mode, scenario, thread, virtual, elapsedMs, delay, calls, queries, checksum, n, primes, lock, orderId, order);
-    }
-
-    public Result withLock(String lock) {
-        return new Result(mode, scenario, thread, virtual, elapsedMs, delay, calls, queries, checksum, n, primes, lock, orderId, order);
-    }
-
-    public Result withOrder(Order order) {
-        return new Result(mode, scenario, thread, virtual, elapsedMs, delay, calls, queries, checksum, n, primes, lock, order.id(), order);
     }
 }

@@ -21,10 +21,10 @@ public class PurchaseOrder {
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
 
-    @Column(nullable = false, length = 100)
+    @Column(nullable = false, length = OrderRequest.MAX_TEXT)
     public String customer;
 
-    @Column(nullable = false, length = 100)
+    @Column(nullable = false, length = OrderRequest.MAX_TEXT)
     public String sku;
 
     public int quantity;

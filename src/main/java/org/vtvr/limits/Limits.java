@@ -4,29 +4,57 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.vtvr.api.OrderRequest;
 import org.vtvr.config.BenchConfig;
-import org.vtvr.error.BadInputException;
+import org.vtvr.error.ProblemException;
+import org.vtvr.error.ProblemType;
+import org.vtvr.scenario.Param;
+import org.vtvr.scenario.Scenario;
 import org.vtvr.scenario.Started;
 
+import java.util.regex.Pattern;
+
 /**
- * Parses and range-checks every request input, so all three modes accept and refuse exactly the same values.
- * Parameters arrive as strings: a JAX-RS {@code int} parameter that fails to parse answers 404, not 400.
+ * Parses and range-checks every request input against the scenario catalogue, and plans each request's deadline, so
+ * all three modes accept and refuse exactly the same values. Parameters arrive as strings: a JAX-RS {@code int}
+ * parameter that fails to parse answers 404, not 400.
  */
 @ApplicationScoped
 public class Limits {
 
-    public static final int MAX_TEXT = 100;
-
-    private static final java.util.regex.Pattern DIGITS = java.util.regex.Pattern.compile("[+-]?[0-9]{1,19}");
+    private static final Pattern DIGITS = Pattern.compile("[+-]?[0-9]{1,19}");
 
     @Inject
     BenchConfig config;
 
-    public int delay(String raw) {
-        return parse("delay", raw, 0, config.maxDelay());
+    /** A number parameter of {@code scenario}, its catalogue default when the request leaves it out. */
+    public int number(Scenario scenario, Param param, String raw) {
+        return (int) parse(param, raw == null ? scenario.defaultOf(param) : raw);
     }
 
-    public int calls(String raw) {
-        return parse("calls", raw, 1, config.maxCalls());
+    /** The delay service's own {@code ms}, bounded like every scenario's delay. */
+    public int delayServiceMs(String raw) {
+        return (int) parse(Param.DELAY, raw);
+    }
+
+    /** {@code n} for the cpu kernel run on the event loop, which every mode's HTTP traffic shares: a lower ceiling. */
+    public int nOnEventLoop(String raw) {
+        int n = number(Scenario.CPU, Param.N, raw);
+        if (n > config.maxNEventLoop()) {
+            throw bad("n must be in 1.." + config.maxNEventLoop() + " in reactive mode, got " + n
+                    + ": the kernel runs on the event loop (bench.max-n-event-loop)");
+        }
+        return n;
+    }
+
+    public long orderId(String raw) {
+        return parse(Param.ID, raw);
+    }
+
+    public String word(Scenario scenario, Param param, String raw) {
+        String value = raw == null ? scenario.defaultOf(param) : raw;
+        if (param.choices().contains(value)) {
+            return value;
+        }
+        throw bad(param.key() + " must be '" + String.join("' or '", param.choices()) + "', got '" + clip(raw) + "'");
     }
 
     /**
@@ -34,14 +62,14 @@ public class Limits {
      * delay cannot fit it, so it never books connections and threads for work it could not finish; fanout also may
      * not take more than its share of them.
      */
-    public Deadline deadline(Started started, String scenario, long plannedMs, int concurrentCalls) {
+    public Deadline deadline(Started started, long plannedMs, int concurrentCalls) {
         long deadlineMs = config.requestDeadline().toMillis();
         if (plannedMs > deadlineMs) {
-            throw new BadInputException(scenario + " would wait " + plannedMs + " ms for the delay service, more than"
+            throw bad(started.scenario().id() + " would wait " + plannedMs + " ms for the delay service, more than"
                     + " the request deadline of " + deadlineMs + " ms (bench.request-deadline)");
         }
         if (concurrentCalls > config.maxFanoutCalls()) {
-            throw new BadInputException("fanout calls must be at most " + config.maxFanoutCalls()
+            throw bad("fanout calls must be at most " + config.maxFanoutCalls()
                     + " (bench.max-fanout-calls), got " + concurrentCalls);
         }
         return Deadline.of(started, config.requestDeadline());
@@ -51,80 +79,55 @@ public class Limits {
     public void fitsSocketTimeout(int delayMs) {
         int most = config.dbSocketTimeoutMs() - 1000;
         if (delayMs > most) {
-            throw new BadInputException("slow-query delay must be at most " + most + " ms (bench.db-socket-timeout-ms"
+            throw bad("slow-query delay must be at most " + most + " ms (bench.db-socket-timeout-ms"
                     + " minus 1 s), got " + delayMs);
         }
     }
 
-    public int queries(String raw) {
-        return parse("queries", raw, 1, config.maxQueries());
-    }
-
-    public int n(String raw) {
-        return parse("n", raw, 1, config.maxN());
-    }
-
-    /** {@code n} for the cpu kernel run on the event loop, which every mode's HTTP traffic shares: a lower ceiling. */
-    public int nOnEventLoop(String raw) {
-        int n = n(raw);
-        if (n > config.maxNEventLoop()) {
-            throw new BadInputException("n must be in 1.." + config.maxNEventLoop() + " in reactive mode, got " + n
-                    + ": the kernel runs on the event loop (bench.max-n-event-loop)");
-        }
-        return n;
-    }
-
-    public long orderId(String raw) {
-        return parseLong("id", raw);
-    }
-
-    public String lock(String raw) {
-        if ("synchronized".equals(raw) || "reentrant".equals(raw)) {
-            return raw;
-        }
-        throw new BadInputException("lock must be 'synchronized' or 'reentrant', got '" + clip(raw) + "'");
-    }
-
     public OrderRequest order(OrderRequest body) {
         if (body == null) {
-            throw new BadInputException("a JSON body {\"customer\": ..., \"sku\": ..., \"quantity\": ...} is required");
+            throw bad("a JSON body " + OrderRequest.SHAPE + " is required");
         }
         text("customer", body.customer());
         text("sku", body.sku());
-        if (body.quantity() == null || body.quantity() < 1 || body.quantity() > 1000) {
-            throw new BadInputException("quantity must be a whole number in 1..1000, got " + body.quantity());
+        Integer quantity = body.quantity();
+        if (quantity == null || quantity < OrderRequest.MIN_QUANTITY || quantity > OrderRequest.MAX_QUANTITY) {
+            throw bad("quantity must be a whole number in " + OrderRequest.MIN_QUANTITY + ".." + OrderRequest.MAX_QUANTITY
+                    + ", got " + quantity);
         }
         return body;
     }
 
     private static void text(String name, String value) {
         if (value == null || value.isBlank()) {
-            throw new BadInputException(name + " is required");
+            throw bad(name + " is required");
         }
-        if (value.length() > MAX_TEXT) {
-            throw new BadInputException(name + " must be at most " + MAX_TEXT + " characters, got " + value.length());
+        if (value.length() > OrderRequest.MAX_TEXT) {
+            throw bad(name + " must be at most " + OrderRequest.MAX_TEXT + " characters, got " + value.length());
         }
-    }
-
-    private static int parse(String name, String raw, int min, int max) {
-        long value = parseLong(name, raw);
-        if (value < min || value > max) {
-            throw new BadInputException(name + " must be in " + min + ".." + max + ", got " + value);
-        }
-        return (int) value;
     }
 
     /** ASCII digits only: Java's parsers also take other scripts' digits ("١٢" is 12), which no client means. */
-    private static long parseLong(String name, String raw) {
+    private long parse(Param param, String raw) {
         String value = raw == null ? "" : raw.strip();
         if (!DIGITS.matcher(value).matches()) {
-            throw new BadInputException(name + " must be a whole number, got '" + clip(raw) + "'");
+            throw bad(param.key() + " must be a whole number, got '" + clip(raw) + "'");
         }
+        long number;
         try {
-            return Long.parseLong(value);
+            number = Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new BadInputException(name + " is out of range, got '" + clip(raw) + "'");
+            throw bad(param.key() + " is out of range, got '" + clip(raw) + "'");
         }
+        long max = param.max(config);
+        if (number < param.min() || number > max) {
+            throw bad(param.key() + " must be in " + param.min() + ".." + max + ", got " + number);
+        }
+        return number;
+    }
+
+    private static ProblemException bad(String detail) {
+        return ProblemType.BAD_INPUT.exception(detail);
     }
 
     private static String clip(String raw) {

@@ -5,21 +5,18 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
-import org.vtvr.delay.service.DelayResource;
+import org.vtvr.delay.DelayReply;
 
 /**
- * The REST client of the delay service, configured by {@code quarkus.rest-client.delay.*}: one blocking method
- * (virtual and worker modes) and one {@code Uni} method (reactive mode) for the same call.
+ * The REST client of the delay service, configured by {@code quarkus.rest-client.delay.*}. Every mode calls its
+ * {@code Uni} method: the reactive mode directly, the blocking modes waiting on it ({@link RestBlockingDelayClient}
+ * says why not on a blocking method).
  */
 @RegisterRestClient(configKey = "delay")
-@Path("/delay")
+@Path(DelayReply.PATH)
 public interface DelayClient {
 
     @GET
     @Path("/{ms}")
-    DelayResource.Reply call(@PathParam("ms") int ms);
-
-    @GET
-    @Path("/{ms}")
-    Uni<DelayResource.Reply> callAsync(@PathParam("ms") int ms);
+    Uni<DelayReply> callAsync(@PathParam("ms") int ms);
 }
