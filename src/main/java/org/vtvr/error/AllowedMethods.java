@@ -1,6 +1,6 @@
-package org.vtvr.http;
+package org.vtvr.error;
 
-import org.vtvr.delay.DelayReply;
+import org.vtvr.api.DelayReply;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Scenario;
 
@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * header of a 405 answer. Quarkus REST throws its 405 without one (ClassRoutingHandler builds the response with no
  * headers).
  */
-public final class AllowedMethods {
+final class AllowedMethods {
 
     private static final Map<Pattern, Set<String>> BY_PATH = index();
 
@@ -23,7 +23,7 @@ public final class AllowedMethods {
     }
 
     /** "GET, HEAD, OPTIONS" style, or null when no endpoint has this path. */
-    public static String of(String path) {
+    static String of(String path) {
         String normalized = "/" + path.replaceFirst("^/+", "").replaceFirst("/+$", "");
         Set<String> methods = new TreeSet<>();
         BY_PATH.forEach((pattern, allowed) -> {
