@@ -1,13 +1,9 @@
 package org.vtvr.error;
 
-import jakarta.ws.rs.HttpMethod;
-import jakarta.ws.rs.Path;
-import org.vtvr.delay.DelayResource;
-import org.vtvr.reactive.ReactiveResource;
-import org.vtvr.virtual.VirtualResource;
-import org.vtvr.worker.WorkerResource;
+import org.vtvr.api.DelayReply;
+import org.vtvr.scenario.Mode;
+import org.vtvr.scenario.Scenario;
 
-import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -15,13 +11,13 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The methods each endpoint path accepts, read once from the resources' annotations: the {@code Allow} header of a
- * 405 answer. Quarkus REST throws its 405 without one (ClassRoutingHandler builds the response with no headers).
+ * The methods each endpoint path accepts, from the scenario catalogue and the delay service's path: the {@code Allow}
+ * header of a 405 answer. Quarkus REST throws its 405 without one (ClassRoutingHandler builds the response with no
+ * headers).
  */
 final class AllowedMethods {
 
-    private static final Map<Pattern, Set<String>> BY_PATH = index(VirtualResource.class, WorkerResource.class,
-            ReactiveResource.class, DelayResource.class);
+    private static final Map<Pattern, Set<String>> BY_PATH = index();
 
     private AllowedMethods() {
     }
@@ -38,35 +34,23 @@ final class AllowedMethods {
         return methods.isEmpty() ? null : String.join(", ", methods);
     }
 
-    private static Map<Pattern, Set<String>> index(Class<?>... resources) {
+    private static Map<Pattern, Set<String>> index() {
         Map<Pattern, Set<String>> index = new LinkedHashMap<>();
-        for (Class<?> resource : resources) {
-            String base = resource.getAnnotation(Path.class).value();
-            for (Method method : resource.getDeclaredMethods()) {
-                String verb = httpMethod(method);
-                if (verb == null) {
-                    continue;
-                }
-                Path sub = method.getAnnotation(Path.class);
-                String template = ("/" + base + "/" + (sub == null ? "" : sub.value())).replaceAll("/+", "/").replaceFirst("(.)/$", "$1");
-                Pattern pattern = Pattern.compile(template.replaceAll("\\{[^}]+}", "[^/]+"));
-                Set<String> allowed = index.computeIfAbsent(pattern, p -> new TreeSet<>(Set.of("OPTIONS")));
-                allowed.add(verb);
-                if (verb.equals("GET")) {
-                    allowed.add("HEAD");
-                }
+        add(index, DelayReply.PATH + "/{ms}", "GET");
+        for (Scenario scenario : Scenario.values()) {
+            for (Mode mode : scenario.modes()) {
+                add(index, "/" + mode.path() + scenario.path(), scenario.method());
             }
         }
         return index;
     }
 
-    private static String httpMethod(Method method) {
-        for (var annotation : method.getAnnotations()) {
-            HttpMethod verb = annotation.annotationType().getAnnotation(HttpMethod.class);
-            if (verb != null) {
-                return verb.value();
-            }
+    private static void add(Map<Pattern, Set<String>> index, String template, String verb) {
+        Pattern pattern = Pattern.compile(template.replaceAll("\\{[^}]+}", "[^/]+"));
+        Set<String> allowed = index.computeIfAbsent(pattern, p -> new TreeSet<>(Set.of("OPTIONS")));
+        allowed.add(verb);
+        if (verb.equals("GET")) {
+            allowed.add("HEAD");
         }
-        return null;
     }
 }
