@@ -63,16 +63,21 @@ public class Limits {
      * not take more than its share of them.
      */
     public Deadline deadline(Started started, long plannedMs, int concurrentCalls) {
+        return deadline(started.scenario(), started.nanos(), plannedMs, concurrentCalls);
+    }
+
+    /** The same for a request served outside the modes (the floor series), from its scenario and start. */
+    public Deadline deadline(Scenario scenario, long startNanos, long plannedMs, int concurrentCalls) {
         long deadlineMs = config.requestDeadline().toMillis();
         if (plannedMs > deadlineMs) {
-            throw bad(started.scenario().id() + " would wait " + plannedMs + " ms for the delay service, more than"
+            throw bad(scenario.id() + " would wait " + plannedMs + " ms for the delay service, more than"
                     + " the request deadline of " + deadlineMs + " ms (bench.request-deadline)");
         }
         if (concurrentCalls > config.maxFanoutCalls()) {
             throw bad("fanout calls must be at most " + config.maxFanoutCalls()
                     + " (bench.max-fanout-calls), got " + concurrentCalls);
         }
-        return Deadline.of(started, config.requestDeadline());
+        return Deadline.of(startNanos, config.requestDeadline());
     }
 
     /** slow-query's sleep must end well within the database socket timeout, or a healthy database would look stalled. */
