@@ -2,12 +2,14 @@ package org.vtvr.floor;
 
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.vtvr.config.BenchConfig;
+import org.vtvr.http.AllowedMethods;
 import org.vtvr.limits.Deadline;
 import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Param.Keys;
@@ -34,6 +36,9 @@ public class FloorRoutes {
     /** The series' name: the first path segment and the answer's {@code mode}. */
     public static final String SERIES = "floor";
 
+    /** The scenarios it serves, both {@code GET}. */
+    public static final List<Scenario> SCENARIOS = List.of(IO, FANOUT);
+
     private Limits limits;
     private FloorDelayClient client;
 
@@ -43,8 +48,14 @@ public class FloorRoutes {
         }
         this.limits = limits;
         this.client = client;
-        router.get("/" + SERIES + Scenario.Paths.IO).handler(this::io);
-        router.get("/" + SERIES + Scenario.Paths.FANOUT).handler(this::fanout);
+        for (Scenario scenario : SCENARIOS) {
+            String path = "/" + SERIES + scenario.path();
+            router.route(path).method(HttpMethod.GET).method(HttpMethod.HEAD)
+                    .handler(scenario == IO ? this::io : this::fanout);
+            // what Quarkus REST answers for the modes' paths; any other method gets 405 with Allow (HttpLimits)
+            String allow = AllowedMethods.of(path);
+            router.options(path).handler(rc -> rc.response().putHeader(HttpHeaders.ALLOW, allow).end());
+        }
     }
 
     private void io(RoutingContext rc) {

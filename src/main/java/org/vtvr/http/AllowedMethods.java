@@ -1,6 +1,7 @@
 package org.vtvr.http;
 
 import org.vtvr.delay.DelayReply;
+import org.vtvr.floor.FloorRoutes;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Scenario;
 
@@ -11,9 +12,9 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The methods each endpoint path accepts, from the scenario catalogue and the delay service's path: the {@code Allow}
- * header of a 405 answer. Quarkus REST throws its 405 without one (ClassRoutingHandler builds the response with no
- * headers).
+ * The methods each endpoint path accepts, from the scenario catalogue, the floor's routes and the delay service's
+ * path: the {@code Allow} header of a 405 answer. Quarkus REST throws its 405 without one (ClassRoutingHandler builds
+ * the response with no headers).
  */
 public final class AllowedMethods {
 
@@ -41,6 +42,9 @@ public final class AllowedMethods {
             for (Mode mode : scenario.modes()) {
                 add(index, "/" + mode.path() + scenario.path(), scenario.method());
             }
+        }
+        for (Scenario scenario : FloorRoutes.SCENARIOS) {
+            add(index, "/" + FloorRoutes.SERIES + scenario.path(), scenario.method());
         }
         return index;
     }

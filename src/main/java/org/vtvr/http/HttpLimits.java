@@ -77,6 +77,10 @@ public class HttpLimits {
             refuse(rc, ProblemType.NOT_FOUND, ProblemType.NO_ENDPOINT);
         } else {
             String reason = HttpResponseStatus.valueOf(status).reasonPhrase();
+            String allow = status == 405 ? AllowedMethods.of(rc.normalizedPath()) : null;
+            if (allow != null) {
+                rc.response().putHeader("Allow", allow);   // a plain route's 405 (the floor), as ProblemMappers does
+            }
             refuse(rc, Problem.http(status, reason, "the request is malformed or not acceptable (" + status + " " + reason
                     + ")", Problem.instance(rc.normalizedPath())));
         }

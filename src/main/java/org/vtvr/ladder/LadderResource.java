@@ -9,6 +9,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.vtvr.api.Result;
 import org.vtvr.blocking.BlockingScenarios;
@@ -39,6 +40,7 @@ import static org.vtvr.scenario.Scenario.IO;
  * write the floor's JSON ({@link FloorRoutes#answer}) with their own name as {@code mode}.
  */
 @Path(LadderResource.ROOT)
+@Tag(name = "ladder", description = "the cost ladder's rungs (docs/floor.md); not a product mode")
 @Produces(MediaType.APPLICATION_JSON)
 public class LadderResource {
 
