@@ -15,7 +15,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.vtvr.delay.DelayReply;
+import org.vtvr.api.DelayReply;
 import org.vtvr.delay.client.DelayGateway;
 import org.vtvr.delay.client.DelaySettings;
 import org.vtvr.limits.Deadline;

@@ -9,7 +9,7 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.vtvr.config.BenchConfig;
-import org.vtvr.http.AllowedMethods;
+import org.vtvr.error.AllowedMethods;
 import org.vtvr.limits.Deadline;
 import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Param.Keys;

@@ -7,8 +7,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import org.vtvr.api.DelayReply;
 import org.vtvr.config.BenchConfig;
-import org.vtvr.delay.DelayReply;
 import org.vtvr.error.ProblemType;
 import org.vtvr.scenario.Mode;
 

@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.vtvr.config.BenchConfig;
+import org.vtvr.error.AllowedMethods;
 import org.vtvr.error.Problem;
 import org.vtvr.error.ProblemException;
 import org.vtvr.error.ProblemType;

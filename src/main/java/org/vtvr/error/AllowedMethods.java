@@ -1,6 +1,6 @@
-package org.vtvr.http;
+package org.vtvr.error;
 
-import org.vtvr.delay.DelayReply;
+import org.vtvr.api.DelayReply;
 import org.vtvr.floor.FloorRoutes;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Scenario;
