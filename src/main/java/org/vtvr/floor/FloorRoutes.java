@@ -26,9 +26,10 @@ import static org.vtvr.scenario.Scenario.IO;
 /**
  * The floor series, {@code /floor/io} and {@code /floor/fanout}: plain Vert.x routes on the event loop calling the
  * delay service with a bare Vert.x client ({@link FloorDelayClient}); no REST layer, no Mutiny, no request gate, no
- * per-call timer, a hand-built JSON answer. The same input rules ({@link Limits}), deadline, delay calls and answer
- * fields as the modes, so what a mode costs above it is what its framework layers and its threading model add
- * (docs/floor.md). Failures answer through {@code HttpLimits}' failure handler as the same problem+json.
+ * per-call timer, the answer a Vert.x {@code JsonObject} rather than the {@code Result} record. The same input rules
+ * ({@link Limits}), deadline, delay calls and answer fields as the modes, so what a mode costs above it is what its
+ * framework layers and its threading model add (docs/floor.md). Failures answer through {@code HttpLimits}' failure
+ * handler as the same problem+json.
  */
 @ApplicationScoped
 public class FloorRoutes {
@@ -109,8 +110,8 @@ public class FloorRoutes {
     }
 
     /**
-     * The fields of {@code api.Result} for io and fanout, in its order (FloorTest compares them), built without a
-     * mapper; {@code series} is the answer's {@code mode}.
+     * The fields of {@code api.Result} for io and fanout, in its order (FloorTest compares them), as a map rather than
+     * the record; {@code series} is the answer's {@code mode}.
      */
     public static JsonObject answer(String series, Scenario scenario, Thread thread, long start, int delay, int calls) {
         return new JsonObject()
