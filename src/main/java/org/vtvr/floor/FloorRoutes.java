@@ -53,9 +53,10 @@ public class FloorRoutes {
             String path = "/" + SERIES + scenario.path();
             router.route(path).method(HttpMethod.GET).method(HttpMethod.HEAD)
                     .handler(scenario == IO ? this::io : this::fanout);
-            // what Quarkus REST answers for the modes' paths; any other method gets 405 with Allow (HttpLimits)
+            // what Quarkus REST answers for the modes' paths: OPTIONS, and 405 with Allow (HttpLimits) for the rest
             String allow = AllowedMethods.of(path);
             router.options(path).handler(rc -> rc.response().putHeader(HttpHeaders.ALLOW, allow).end());
+            router.route(path).handler(rc -> rc.fail(405));
         }
     }
 
