@@ -20,6 +20,7 @@ import java.util.List;
 
 import static org.vtvr.scenario.Param.CALLS;
 import static org.vtvr.scenario.Param.DELAY;
+import static org.vtvr.scenario.Param.FANOUT_CALLS;
 import static org.vtvr.scenario.Scenario.FANOUT;
 import static org.vtvr.scenario.Scenario.IO;
 
@@ -64,7 +65,7 @@ public class FloorRoutes {
         long start = System.nanoTime();
         int delay = limits.number(IO, DELAY, rc.request().getParam(Keys.DELAY));
         int calls = limits.number(IO, CALLS, rc.request().getParam(Keys.CALLS));
-        Deadline deadline = limits.deadline(IO, start, (long) calls * delay, 1);
+        Deadline deadline = limits.deadline(IO, start, (long) calls * delay);
         FloorDelayClient.Open open = openCalls(rc);
         Future<Integer> chain = Future.succeededFuture(0);
         for (int i = 0; i < calls; i++) {
@@ -77,8 +78,8 @@ public class FloorRoutes {
     private void fanout(RoutingContext rc) {
         long start = System.nanoTime();
         int delay = limits.number(FANOUT, DELAY, rc.request().getParam(Keys.DELAY));
-        int calls = limits.number(FANOUT, CALLS, rc.request().getParam(Keys.CALLS));
-        Deadline deadline = limits.deadline(FANOUT, start, delay, calls);
+        int calls = limits.number(FANOUT, FANOUT_CALLS, rc.request().getParam(Keys.CALLS));
+        Deadline deadline = limits.deadline(FANOUT, start, delay);
         FloorDelayClient.Open open = openCalls(rc);
         List<Future<Integer>> all = new ArrayList<>(calls);
         for (int i = 0; i < calls; i++) {

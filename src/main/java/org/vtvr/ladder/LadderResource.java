@@ -160,7 +160,7 @@ public class LadderResource {
         long start = System.nanoTime();
         int delayMs = limits.number(IO, DELAY, delay);
         int n = limits.number(IO, CALLS, calls);
-        return new Plan(rung, start, delayMs, n, limits.deadline(IO, start, (long) n * delayMs, 1));
+        return new Plan(rung, start, delayMs, n, limits.deadline(IO, start, (long) n * delayMs));
     }
 
     private static Uni<String> chain(Plan plan, IntFunction<Uni<Integer>> call) {
