@@ -13,10 +13,13 @@
 #
 # Scenarios: io fanout db slow-query checkout cpu pinning pinning-reentrant
 # Modes:     virtual worker reactive (pinning exists only for virtual and worker: Mutiny code holds no lock)
+# Floor and ladder (docs/floor.md, never in a default run): floor (io, fanout) and the ladder's rungs ladder-<rung>
+#            (io only), served at /floor/<scenario> and /ladder/<rung>/io
 
 # shellcheck disable=SC2034  # REQ_* and these lists are read by the scripts that source this file
 VTVR_SCENARIOS="io fanout db slow-query checkout cpu pinning pinning-reentrant"
 VTVR_MODES="virtual worker reactive"
+VTVR_LADDER="ladder-rest ladder-rest-client ladder-gateway ladder-reactive ladder-vt ladder-vt-rest-client ladder-vt-gateway ladder-virtual"
 
 # The checkout body; the service answers 201 with the created order.
 VTVR_CHECKOUT_BODY='{"customer":"alice","sku":"SKU-1","quantity":2}'
@@ -29,22 +32,32 @@ vtvr_modes_for() {
   esac
 }
 
+# vtvr_series_for SCENARIO -> every series that serves SCENARIO: its modes, then the floor and the ladder's rungs
+vtvr_series_for() {
+  case "$1" in
+    io) echo "$(vtvr_modes_for "$1") floor $VTVR_LADDER" ;;
+    fanout) echo "$(vtvr_modes_for "$1") floor" ;;
+    *) vtvr_modes_for "$1" ;;
+  esac
+}
+
 # vtvr_request MODE SCENARIO: sets REQ_METHOD, REQ_PATH (path and query), REQ_BODY (JSON or empty) and
 # REQ_STATUS (the status a correct answer has). Returns 1 with a message for an unknown mode or scenario.
 vtvr_request() {
-  local mode="$1" scenario="$2" delay="${DELAY:-100}"
+  local mode="$1" scenario="$2" delay="${DELAY:-100}" root
   case "$mode" in
-    virtual|worker|reactive) ;;
-    *) echo "unknown mode '$mode' (expected one of: $VTVR_MODES)" >&2; return 1 ;;
+    virtual|worker|reactive|floor) root="/$mode" ;;
+    ladder-*) root="/ladder/${mode#ladder-}" ;;
+    *) echo "unknown mode '$mode' (expected one of: $VTVR_MODES floor $VTVR_LADDER)" >&2; return 1 ;;
   esac
-  case " $(vtvr_modes_for "$scenario") " in
+  case " $(vtvr_series_for "$scenario") " in
     *" $mode "*) ;;
-    *) echo "scenario '$scenario' has no '$mode' mode (it has: $(vtvr_modes_for "$scenario"))" >&2; return 1 ;;
+    *) echo "scenario '$scenario' has no '$mode' mode (it has: $(vtvr_series_for "$scenario"))" >&2; return 1 ;;
   esac
   REQ_METHOD=GET; REQ_BODY=""; REQ_STATUS=200
   case "$scenario" in
-    io)                REQ_PATH="/$mode/io?delay=$delay&calls=${IO_CALLS:-1}" ;;
-    fanout)            REQ_PATH="/$mode/fanout?delay=$delay&calls=${FANOUT_CALLS:-10}" ;;
+    io)                REQ_PATH="$root/io?delay=$delay&calls=${IO_CALLS:-1}" ;;
+    fanout)            REQ_PATH="$root/fanout?delay=$delay&calls=${FANOUT_CALLS:-10}" ;;
     db)                REQ_PATH="/$mode/db?queries=${DB_QUERIES:-1}" ;;
     slow-query)        REQ_PATH="/$mode/slow-query?delay=${SLOW_DELAY:-500}" ;;
     checkout)          REQ_METHOD=POST; REQ_STATUS=201; REQ_BODY="$VTVR_CHECKOUT_BODY"

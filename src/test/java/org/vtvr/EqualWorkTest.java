@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.vtvr.floor.FloorRoutes;
 import org.vtvr.scenario.Mode;
 
 import java.sql.Connection;
@@ -16,9 +17,14 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 import static io.restassured.RestAssured.given;
@@ -28,7 +34,8 @@ import static org.hamcrest.Matchers.equalTo;
 /**
  * Every mode does the same work per request, counted where it lands: the statements MariaDB saw (its global
  * {@code Questions} and {@code Com_*} counters, read over a connection of the test's own) and the calls the delay
- * service served. A mode that sends one more statement, a different one, or one more delay call fails the test.
+ * service served. A mode that sends one more statement, a different one, or one more delay call fails the test; the
+ * floor series is held to the modes' delay calls.
  */
 @QuarkusTest
 @QuarkusTestResource(EmbeddedDatabase.class)
@@ -80,23 +87,28 @@ class EqualWorkTest {
         }
     }
 
+    /** The floor series (docs/floor.md) serves io and fanout: it must make the same calls as the modes. */
     @ParameterizedTest
     @ValueSource(strings = {"io?delay=0&calls=3", "fanout?delay=0&calls=8", "orders", "pinning?delay=0"})
     void everyModeMakesTheSameDelayCalls(String scenario) {
-        Map<Mode, Double> calls = new EnumMap<>(Mode.class);
-        for (Mode mode : Mode.values()) {
-            if (scenario.startsWith("pinning") && mode == Mode.REACTIVE) {
-                continue; // no monitors on the event loop, so no pinning scenario there
-            }
+        List<String> series = new ArrayList<>(Arrays.stream(Mode.values()).map(Mode::path).toList());
+        if (scenario.startsWith("pinning")) {
+            series.remove(Mode.REACTIVE.path()); // no monitors on the event loop, so no pinning scenario there
+        }
+        if (scenario.startsWith("io") || scenario.startsWith("fanout")) {
+            series.add(FloorRoutes.SERIES);
+        }
+        Map<String, Double> calls = new TreeMap<>();
+        for (String path : series) {
             double before = Metrics.delayCalls();
             for (int i = 0; i < N; i++) {
                 if (scenario.equals("orders")) {
-                    checkout(mode);
+                    checkout(Mode.valueOf(path.toUpperCase(Locale.ROOT)));
                 } else {
-                    given().when().get("/" + mode.path() + "/" + scenario).then().statusCode(200);
+                    given().when().get("/" + path + "/" + scenario).then().statusCode(200);
                 }
             }
-            calls.put(mode, Metrics.delayCalls() - before);
+            calls.put(path, Metrics.delayCalls() - before);
         }
         double expected = N * switch (scenario.substring(0, 2)) {
             case "io" -> 3;
@@ -104,7 +116,8 @@ class EqualWorkTest {
             case "or" -> 2;
             default -> 1;
         };
-        calls.forEach((mode, count) -> assertThat(scenario + " in " + mode, count, equalTo(expected)));
+        assertThat(scenario + ": series measured", calls.keySet(), equalTo(new TreeSet<>(series)));
+        calls.forEach((path, count) -> assertThat(scenario + " in " + path, count, equalTo(expected)));
     }
 
     private static long checkout(Mode mode) {

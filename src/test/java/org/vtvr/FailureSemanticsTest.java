@@ -9,10 +9,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.vtvr.floor.FloorRoutes;
 import org.vtvr.scenario.Mode;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
@@ -22,10 +26,11 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.lessThan;
 
 /**
- * The same failure semantics in every mode, read from the delay service's own in-flight count: at the deadline the
- * request answers 504 and none of its calls is still running there soon after (left running, each would go on for
- * seconds); the first failed call of a fan-out fails the request at once and cancels the others; plans that cannot
- * fit the deadline get 400 up front. The time bounds are what is tested, each with a margin for a loaded machine.
+ * The same failure semantics in every mode (and the floor series' io and fanout), read from the delay service's own
+ * in-flight count: at the deadline the request answers 504 and none of its calls is still running there soon after
+ * (left running, each would go on for seconds); the first failed call of a fan-out fails the request at once and
+ * cancels the others; plans that cannot fit the deadline get 400 up front. The time bounds are what is tested, each
+ * with a margin for a loaded machine.
  */
 @QuarkusTest
 @QuarkusTestResource(EmbeddedDatabase.class)
@@ -54,37 +59,42 @@ class FailureSemanticsTest {
         assertThat(Metrics.delayInFlight(), equalTo(0.0));
     }
 
+    /** Every mode's path and the floor series' (docs/floor.md), which serves io and fanout. */
+    static Stream<String> modesAndFloor() {
+        return Stream.concat(Arrays.stream(Mode.values()).map(Mode::path), Stream.of(FloorRoutes.SERIES));
+    }
+
     /** Each call fits the plan (1 s) but takes 5 s: the deadline ends the request, and its calls with it. */
     @ParameterizedTest
-    @EnumSource(Mode.class)
-    void ioAnswers504AtTheDeadlineAndAbortsItsCall(Mode mode) {
-        BadInputTest.isProblem(given().when().get("/" + mode.path() + "/io?delay=1000&calls=2").then(), 504)
+    @MethodSource("modesAndFloor")
+    void ioAnswers504AtTheDeadlineAndAbortsItsCall(String series) {
+        BadInputTest.isProblem(given().when().get("/" + series + "/io?delay=1000&calls=2").then(), 504)
                 .time(lessThan(DEADLINE_MS + 1500));
-        noCallLeftRunning(mode);
+        noCallLeftRunning(series);
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
-    void fanoutAnswers504AtTheDeadlineAndAbortsEveryCall(Mode mode) {
-        BadInputTest.isProblem(given().when().get("/" + mode.path() + "/fanout?delay=1000&calls=20").then(), 504)
+    @MethodSource("modesAndFloor")
+    void fanoutAnswers504AtTheDeadlineAndAbortsEveryCall(String series) {
+        BadInputTest.isProblem(given().when().get("/" + series + "/fanout?delay=1000&calls=20").then(), 504)
                 .time(lessThan(DEADLINE_MS + 1500));
-        noCallLeftRunning(mode);
+        noCallLeftRunning(series);
     }
 
     /** One call fails at once while 19 others would take 5 s: the request fails at once and the others are aborted. */
     @ParameterizedTest
-    @EnumSource(Mode.class)
-    void firstFailedCallFailsTheFanoutAndCancelsTheOthers(Mode mode) {
+    @MethodSource("modesAndFloor")
+    void firstFailedCallFailsTheFanoutAndCancelsTheOthers(String series) {
         SlowDelayFront.FAIL_NEXT.set(true);
         // at once: well under the 5 s the other calls take
-        BadInputTest.isProblem(given().when().get("/" + mode.path() + "/fanout?delay=1000&calls=20").then(), 502)
+        BadInputTest.isProblem(given().when().get("/" + series + "/fanout?delay=1000&calls=20").then(), 502)
                 .time(lessThan(2500L));
-        noCallLeftRunning(mode);
+        noCallLeftRunning(series);
     }
 
     /** Aborted calls end within a second or two; a call left running would stay 5 s at the delay service. */
-    private static void noCallLeftRunning(Mode mode) {
-        await(mode + ": calls still at the delay service after the failure").atMost(Duration.ofSeconds(2))
+    private static void noCallLeftRunning(String series) {
+        await(series + ": calls still at the delay service after the failure").atMost(Duration.ofSeconds(2))
                 .until(Metrics::delayInFlight, equalTo(0.0));
     }
 

@@ -1,6 +1,7 @@
 package org.vtvr.error;
 
 import org.vtvr.api.DelayReply;
+import org.vtvr.floor.FloorRoutes;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Scenario;
 
@@ -11,11 +12,11 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The methods each endpoint path accepts, from the scenario catalogue and the delay service's path: the {@code Allow}
- * header of a 405 answer. Quarkus REST throws its 405 without one (ClassRoutingHandler builds the response with no
- * headers).
+ * The methods each endpoint path accepts, from the scenario catalogue, the floor's routes and the delay service's
+ * path: the {@code Allow} header of a 405 answer. Quarkus REST throws its 405 without one (ClassRoutingHandler builds
+ * the response with no headers).
  */
-final class AllowedMethods {
+public final class AllowedMethods {
 
     private static final Map<Pattern, Set<String>> BY_PATH = index();
 
@@ -23,7 +24,7 @@ final class AllowedMethods {
     }
 
     /** "GET, HEAD, OPTIONS" style, or null when no endpoint has this path. */
-    static String of(String path) {
+    public static String of(String path) {
         String normalized = "/" + path.replaceFirst("^/+", "").replaceFirst("/+$", "");
         Set<String> methods = new TreeSet<>();
         BY_PATH.forEach((pattern, allowed) -> {
@@ -41,6 +42,9 @@ final class AllowedMethods {
             for (Mode mode : scenario.modes()) {
                 add(index, "/" + mode.path() + scenario.path(), scenario.method());
             }
+        }
+        for (Scenario scenario : FloorRoutes.SCENARIOS) {
+            add(index, "/" + FloorRoutes.SERIES + scenario.path(), scenario.method());
         }
         return index;
     }

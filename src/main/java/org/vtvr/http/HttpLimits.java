@@ -12,7 +12,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.vtvr.config.BenchConfig;
+import org.vtvr.error.AllowedMethods;
 import org.vtvr.error.Problem;
+import org.vtvr.error.ProblemException;
 import org.vtvr.error.ProblemType;
 
 import java.util.Map;
@@ -47,12 +49,17 @@ public class HttpLimits {
 
     /**
      * A request the router failed before any resource ran (no {@code Host} on HTTP/1.1, a query string that does not
-     * decode): problem+json instead of Quarkus' error page, which names the exception. Failures inside the resources
-     * never get here: ProblemMappers answers them.
+     * decode), or a plain route failed with a {@link ProblemException} (the floor series): problem+json instead of
+     * Quarkus' error page, which names the exception. Failures inside the REST resources never get here:
+     * ProblemMappers answers them.
      */
     private static void failed(RoutingContext rc) {
         if (rc.response().headWritten()) {
             rc.response().close();
+            return;
+        }
+        if (rc.failure() instanceof ProblemException known) {
+            refuse(rc, known.type(), known.getMessage());
             return;
         }
         for (Throwable t = rc.failure(); t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -71,6 +78,10 @@ public class HttpLimits {
             refuse(rc, ProblemType.NOT_FOUND, ProblemType.NO_ENDPOINT);
         } else {
             String reason = HttpResponseStatus.valueOf(status).reasonPhrase();
+            String allow = status == 405 ? AllowedMethods.of(rc.normalizedPath()) : null;
+            if (allow != null) {
+                rc.response().putHeader("Allow", allow);   // a plain route's 405 (the floor), as ProblemMappers does
+            }
             refuse(rc, Problem.http(status, reason, "the request is malformed or not acceptable (" + status + " " + reason
                     + ")", Problem.instance(rc.normalizedPath())));
         }

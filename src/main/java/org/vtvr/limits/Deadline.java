@@ -1,14 +1,13 @@
 package org.vtvr.limits;
 
-import org.vtvr.scenario.Started;
-
 import java.time.Duration;
 
 /** The moment a request's delay-service work must be done by ({@code bench.request-deadline} after it started). */
 public record Deadline(long nanos) {
 
-    public static Deadline of(Started started, Duration budget) {
-        return new Deadline(started.nanos() + budget.toNanos());
+    /** {@code budget} after {@code startNanos} ({@link System#nanoTime()} when the request started). */
+    public static Deadline of(long startNanos, Duration budget) {
+        return new Deadline(startNanos + budget.toNanos());
     }
 
     /** What is left, never negative. */

@@ -62,12 +62,17 @@ public class Limits {
      * delay cannot fit it, so it never books connections and threads for work it could not finish.
      */
     public Deadline deadline(Started started, long plannedMs) {
+        return deadline(started.scenario(), started.nanos(), plannedMs);
+    }
+
+    /** The same for a request served outside the modes (the floor series), from its scenario and start. */
+    public Deadline deadline(Scenario scenario, long startNanos, long plannedMs) {
         long deadlineMs = config.requestDeadline().toMillis();
         if (plannedMs > deadlineMs) {
-            throw bad(started.scenario().id() + " would wait " + plannedMs + " ms for the delay service, more than"
+            throw bad(scenario.id() + " would wait " + plannedMs + " ms for the delay service, more than"
                     + " the request deadline of " + deadlineMs + " ms (bench.request-deadline)");
         }
-        return Deadline.of(started, config.requestDeadline());
+        return Deadline.of(startNanos, config.requestDeadline());
     }
 
     /** slow-query's sleep must end well within the database socket timeout, or a healthy database would look stalled. */

@@ -137,7 +137,7 @@ public class DelayGateway {
      * {@link SocketTimeoutException}s, a connect timeout of either) is 504; anything else, a refused or dropped
      * connection or an error status, is 502. The detail names no host, port or exception class.
      */
-    static ProblemException classify(Throwable failure) {
+    public static ProblemException classify(Throwable failure) {
         if (failure instanceof ProblemException known) {
             return known;
         }

@@ -33,17 +33,15 @@ import org.apache.hc.core5.util.Timeout;
 import org.vtvr.api.DelayReply;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.OptionalInt;
 
 /**
  * The delay service over Apache HttpClient 5 classic: the calling thread writes the request and blocks reading the
  * reply on a pooled connection's own socket, with no event loop in between ({@code bench.blocking-client=socket}).
  * <p>
- * It reads the REST client's settings ({@code quarkus.rest-client.delay.url}, {@code connect-timeout},
- * {@code read-timeout}, {@code connection-pool-size}), so both clients call the same service with the same limits.
+ * It reads the REST client's settings ({@link DelaySettings}), so both clients call the same service with the same
+ * limits.
  */
 @ApplicationScoped
 class SocketDelayClient implements BlockingDelayClient {
@@ -61,14 +59,12 @@ class SocketDelayClient implements BlockingDelayClient {
 
     @PostConstruct
     void open() {
-        RestClientsConfig.RestClientConfig delay = restClients.getClient(DelayClient.class);
-        URI url = URI.create(delay.url().or(delay::uri).orElseThrow(
-                () -> new IllegalStateException("quarkus.rest-client.delay.url is not set")));
-        host = HttpHost.create(url);
-        path = url.getRawPath() == null ? "/delay/" : url.getRawPath().replaceAll("/+$", "") + "/delay/";
-        Timeout connect = Timeout.ofMilliseconds(delay.connectTimeout().orElse(restClients.connectTimeout()));
-        read = Timeout.ofMilliseconds(delay.readTimeout().orElse(restClients.readTimeout()));
-        int poolSize = poolSize(delay.connectionPoolSize(), restClients.connectionPoolSize());
+        DelaySettings delay = DelaySettings.of(restClients);
+        host = HttpHost.create(delay.url());
+        path = delay.pathPrefix();
+        Timeout connect = Timeout.ofMilliseconds(delay.connectTimeoutMs());
+        read = Timeout.ofMilliseconds(delay.readTimeoutMs());
+        int poolSize = delay.poolSize();
 
         http = HttpClients.custom()
                 .setConnectionManager(new InterruptibleSockets()
@@ -113,13 +109,6 @@ class SocketDelayClient implements BlockingDelayClient {
             }
             return mapper.readValue(response.getEntity().getContent(), DelayReply.class).delay();
         });
-    }
-
-    private static int poolSize(OptionalInt client, OptionalInt all) {
-        if (client.isPresent()) {
-            return client.getAsInt();
-        }
-        return all.orElseThrow(() -> new IllegalStateException("quarkus.rest-client.delay.connection-pool-size is not set"));
     }
 
     /**
