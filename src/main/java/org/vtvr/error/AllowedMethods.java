@@ -16,9 +16,10 @@ import java.util.regex.Pattern;
 
 /**
  * The methods each endpoint path accepts, read once from the resources' annotations: the {@code Allow} header of a
- * 405 answer. Quarkus REST throws its 405 without one (ClassRoutingHandler builds the response with no headers).
+ * 405 answer and of an OPTIONS answer. Quarkus REST throws its 405 without one (ClassRoutingHandler builds the
+ * response with no headers) and answers OPTIONS with every method of the resource class.
  */
-final class AllowedMethods {
+public final class AllowedMethods {
 
     private static final Map<Pattern, Set<String>> BY_PATH = index(VirtualResource.class, WorkerResource.class,
             ReactiveResource.class, DelayResource.class);
@@ -27,7 +28,7 @@ final class AllowedMethods {
     }
 
     /** "GET, HEAD, OPTIONS" style, or null when no endpoint has this path. */
-    static String of(String path) {
+    public static String of(String path) {
         String normalized = "/" + path.replaceFirst("^/+", "").replaceFirst("/+$", "");
         Set<String> methods = new TreeSet<>();
         BY_PATH.forEach((pattern, allowed) -> {

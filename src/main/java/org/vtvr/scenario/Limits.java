@@ -10,7 +10,17 @@ import jakarta.inject.Inject;
 @ApplicationScoped
 public class Limits {
 
+    /** Longest customer or sku, in Unicode characters (code points): the {@code orders} columns' VARCHAR(100). */
     public static final int MAX_TEXT = 100;
+    public static final int MIN_QUANTITY = 1;
+    public static final int MAX_QUANTITY = 1000;
+    /**
+     * A text must contain a character other than space, tab, CR and LF: the same regular expression in Java, in the
+     * OpenAPI document's {@code pattern} and in a client's JSON Schema validator (classes like {@code \\s} differ).
+     */
+    public static final String TEXT_PATTERN = "[^ \t\r\n]";
+
+    private static final java.util.regex.Pattern NOT_BLANK = java.util.regex.Pattern.compile(TEXT_PATTERN);
 
     private static final java.util.regex.Pattern DIGITS = java.util.regex.Pattern.compile("[+-]?[0-9]{1,19}");
 
@@ -87,18 +97,25 @@ public class Limits {
         }
         text("customer", body.customer());
         text("sku", body.sku());
-        if (body.quantity() == null || body.quantity() < 1 || body.quantity() > 1000) {
-            throw new BadInputException("quantity must be a whole number in 1..1000, got " + body.quantity());
+        if (body.quantity() == null || body.quantity() < MIN_QUANTITY || body.quantity() > MAX_QUANTITY) {
+            throw new BadInputException("quantity must be a whole number in " + MIN_QUANTITY + ".." + MAX_QUANTITY
+                    + ", got " + body.quantity());
         }
         return body;
     }
 
     private static void text(String name, String value) {
-        if (value == null || value.isBlank()) {
+        if (value == null || !NOT_BLANK.matcher(value).find()) {
             throw new BadInputException(name + " is required");
         }
-        if (value.length() > MAX_TEXT) {
-            throw new BadInputException(name + " must be at most " + MAX_TEXT + " characters, got " + value.length());
+        // an unpaired UTF-16 surrogate ("\\uD800" in JSON) is no Unicode character: UTF-8 cannot store it, so it is
+        // refused rather than acknowledged and then stored as '?'
+        if (value.codePoints().anyMatch(c -> c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE)) {
+            throw new BadInputException(name + " contains an unpaired UTF-16 surrogate, which is not a Unicode character");
+        }
+        int length = value.codePointCount(0, value.length());
+        if (length > MAX_TEXT) {
+            throw new BadInputException(name + " must be at most " + MAX_TEXT + " characters, got " + length);
         }
     }
 
