@@ -13,13 +13,14 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -77,19 +78,11 @@ class AdmissionTest {
         return socket;
     }
 
-    private static void awaitInFlight(Mode mode, int expected) throws InterruptedException {
-        long deadline = System.nanoTime() + 3_000_000_000L;
-        double seen;
-        while ((seen = metric("admission_in_flight", mode)) != expected && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertEquals(expected, seen, "admission_in_flight{mode=" + mode.path() + "}");
+    private static void awaitInFlight(Mode mode, int expected) {
+        await().atMost(Duration.ofSeconds(5)).until(() -> metric("admission_in_flight", mode), equalTo((double) expected));
     }
 
     private static double metric(String name, Mode mode) {
-        String body = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
-        Matcher value = Pattern.compile("(?m)^" + name + "\\{[^}]*mode=\"" + mode.path() + "\"[^}]*} (\\S+)$").matcher(body);
-        assertTrue(value.find(), name + " for " + mode.path() + " not in /q/metrics");
-        return Double.parseDouble(value.group(1));
+        return Metrics.sum(name, "mode", mode.path());
     }
 }

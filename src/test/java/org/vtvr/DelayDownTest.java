@@ -14,9 +14,8 @@ import java.util.Map;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.lessThan;
 
-/** The delay service unreachable: every mode answers 502 within the connect timeout. */
+/** The delay service unreachable (nothing listens on its port): every mode answers 502. */
 @QuarkusTest
 @QuarkusTestResource(EmbeddedDatabase.class)
 @TestProfile(DelayDownTest.DelayDown.class)
@@ -37,14 +36,13 @@ class DelayDownTest {
 
     @ParameterizedTest
     @EnumSource(Mode.class)
-    void answers502WithinTheConnectTimeout(Mode mode) {
+    void answers502WhenTheDelayServiceIsUnreachable(Mode mode) {
         for (String path : new String[] {"io", "fanout?calls=5"}) {
             BadInputTest.isProblem(given().when().get("/" + mode.path() + "/" + path).then(), 502)
                     .body("detail", containsString("delay service unavailable"))
                     // no host, port or exception class of the internal call
                     .body("detail", org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("127.0.0.1")))
-                    .body("detail", org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("Exception")))
-                    .time(lessThan(1500L));
+                    .body("detail", org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("Exception")));
         }
         BadInputTest.isProblem(given().contentType("application/json")
                 .body("{\"customer\":\"c\",\"sku\":\"s\",\"quantity\":1}")

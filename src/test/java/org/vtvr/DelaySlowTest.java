@@ -13,7 +13,6 @@ import org.vtvr.scenario.Mode;
 import java.util.Map;
 
 import static io.restassured.RestAssured.given;
-import static org.hamcrest.Matchers.lessThan;
 
 /** The delay service slower than the client waits: every mode answers 504 after the read timeout. */
 @QuarkusTest
@@ -37,7 +36,7 @@ class DelaySlowTest {
     @ParameterizedTest
     @EnumSource(Mode.class)
     void answers504AfterTheReadTimeout(Mode mode) {
-        BadInputTest.isProblem(given().when().get("/" + mode.path() + "/io?delay=3000").then(), 504)
-                .time(lessThan(2500L));
+        // no clock needed: without the read timeout the call would end after 3 s with 200
+        BadInputTest.isProblem(given().when().get("/" + mode.path() + "/io?delay=3000").then(), 504);
     }
 }

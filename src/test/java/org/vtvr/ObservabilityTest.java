@@ -4,7 +4,11 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
-import org.vtvr.scenario.BenchConfig;
+import org.vtvr.config.BenchConfig;
+import org.vtvr.scenario.Mode;
+import org.vtvr.scenario.Scenario;
+
+import java.util.List;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
@@ -53,12 +57,23 @@ class ObservabilityTest {
     @Test
     void openApiDescribesEveryEndpoint() {
         var spec = given().when().get("/q/openapi?format=json").then().statusCode(200);
-        for (String mode : new String[] {"virtual", "worker", "reactive"}) {
-            for (String scenario : new String[] {"io", "fanout", "db", "slow-query", "orders", "orders/{id}", "cpu"}) {
-                spec.body(containsString("\"/" + mode + "/" + scenario + "\""));
+        for (Scenario scenario : Scenario.values()) {
+            for (Mode mode : scenario.modes()) {
+                spec.body(containsString("\"/" + mode.path() + scenario.path() + "\""));
             }
         }
-        spec.body(containsString("\"/virtual/pinning\"")).body(containsString("\"/worker/pinning\""))
-                .body(containsString("\"/delay/{ms}\""));
+        spec.body(containsString("\"/delay/{ms}\"")).body(containsString("\"/scenarios\""));
+    }
+
+    /** The catalogue as served, for load scripts: every scenario with its modes and parameters. */
+    @Test
+    void scenariosEndpointListsTheCatalogue() {
+        given().when().get("/scenarios").then().statusCode(200)
+                .body("name", equalTo(List.of("io", "fanout", "db", "slow-query", "checkout", "order", "cpu", "pinning")))
+                .body("find { it.name == 'pinning' }.modes", equalTo(List.of("virtual", "worker")))
+                .body("find { it.name == 'checkout' }.method", equalTo("POST"))
+                .body("find { it.name == 'io' }.params.name", equalTo(List.of("delay", "calls")))
+                .body("find { it.name == 'io' }.params[0].max", equalTo(config.maxDelay()))
+                .body("find { it.name == 'pinning' }.params[1].choices", equalTo(List.of("synchronized", "reentrant")));
     }
 }

@@ -11,14 +11,12 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
 import static io.restassured.RestAssured.given;
-import static org.hamcrest.MatcherAssert.assertThat;
-import static org.hamcrest.Matchers.equalTo;
 
 /**
  * No pinning anywhere in the virtual mode: every virtual-mode scenario runs under {@code @ShouldNotPin}, a JFR check
  * (junit5-virtual-threads) that fails the test on any pinned event; the test that pins on purpose shows on JDK 21
  * (CI's jdk21 job) that the check really fails. Since JDK 24 (JEP 491) parking inside {@code synchronized} no longer
- * pins the carrier, which the benchmark's own metric confirms.
+ * pins the carrier.
  */
 @QuarkusTest
 @QuarkusTestResource(EmbeddedDatabase.class)
@@ -49,9 +47,7 @@ class PinningTest {
     @ShouldNotPin
     @EnabledForJreRange(min = JRE.JAVA_24)
     void synchronizedNoLongerPinsOnThisJdk() {
-        double before = pinnedEvents();
         given().when().get("/virtual/pinning?lock=synchronized&delay=50").then().statusCode(200);
-        assertThat(pinnedEvents(), equalTo(before));
     }
 
     @Test
@@ -59,12 +55,5 @@ class PinningTest {
     @EnabledForJreRange(max = JRE.JAVA_23)
     void synchronizedPinsBeforeJdk24() {
         given().when().get("/virtual/pinning?lock=synchronized&delay=50").then().statusCode(200);
-    }
-
-    private static double pinnedEvents() {
-        String metrics = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
-        return metrics.lines().filter(line -> line.startsWith("jvm_threads_virtual_pinned_seconds_count"))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .sum();
     }
 }

@@ -6,7 +6,7 @@ import io.restassured.RestAssured;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.vtvr.scenario.Limits;
+import org.vtvr.api.OrderRequest;
 import org.vtvr.scenario.Mode;
 
 import java.net.URI;
@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Nothing acknowledged is altered: an order the service accepts (201) reads back with the same customer and sku,
  * byte for byte in UTF-8, in every mode, whichever mode wrote it. Generated texts (seed {@code -Dhostile.seed}) mix
  * ASCII, Latin-1, CJK, combining marks, controls and supplementary characters (emoji, the last plane), up to the
- * longest the bounds allow ({@link Limits#MAX_TEXT} characters, 400 bytes in utf8mb4), sent as raw UTF-8 or as JSON
+ * longest the bounds allow ({@link OrderRequest#MAX_TEXT} characters, 400 bytes in utf8mb4), sent as raw UTF-8 or as JSON
  * escapes with surrogate pairs (issue 20, item 5).
  */
 @QuarkusTest
@@ -42,8 +42,8 @@ class RoundTripTest {
     List<DynamicTest> acceptedOrdersReadBackExactly() {
         Random random = new Random(SEED);
         List<String[]> texts = new ArrayList<>();
-        texts.add(new String[] {"x".repeat(Limits.MAX_TEXT), "\uD83D\uDCA5".repeat(Limits.MAX_TEXT)});
-        texts.add(new String[] {new String(Character.toChars(0x10FFFF)).repeat(Limits.MAX_TEXT), "\u00e9".repeat(Limits.MAX_TEXT)});
+        texts.add(new String[] {"x".repeat(OrderRequest.MAX_TEXT), "\uD83D\uDCA5".repeat(OrderRequest.MAX_TEXT)});
+        texts.add(new String[] {new String(Character.toChars(0x10FFFF)).repeat(OrderRequest.MAX_TEXT), "\u00e9".repeat(OrderRequest.MAX_TEXT)});
         for (int i = 0; i < 20; i++) {
             texts.add(new String[] {text(random), text(random)});
         }
@@ -81,7 +81,7 @@ class RoundTripTest {
     /** 1..MAX_TEXT characters from random ranges, with at least one that is not blank (the first). */
     static String text(Random random) {
         StringBuilder text = new StringBuilder().appendCodePoint('A' + random.nextInt(26));
-        int length = random.nextInt(4) == 0 ? Limits.MAX_TEXT : 1 + random.nextInt(Limits.MAX_TEXT);
+        int length = random.nextInt(4) == 0 ? OrderRequest.MAX_TEXT : 1 + random.nextInt(OrderRequest.MAX_TEXT);
         for (int i = 1; i < length; i++) {
             int[] range = RANGES[random.nextInt(RANGES.length)];
             text.appendCodePoint(range[0] + random.nextInt(range[1] - range[0] + 1));

@@ -8,7 +8,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
-import org.vtvr.delay.DelayResource;
+import org.vtvr.delay.DelayReply;
+import org.vtvr.delay.service.DelayResource;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -30,7 +31,7 @@ public class SlowDelayFront {
     @GET
     @Path("/{ms}")
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<DelayResource.Reply> delay(@PathParam("ms") int ms) {
+    public Uni<DelayReply> delay(@PathParam("ms") int ms) {
         if (FAIL_NEXT.getAndSet(false)) {
             throw new WebApplicationException("failing on purpose", 500);
         }

@@ -1,36 +1,34 @@
 package org.vtvr.blocking;
 
-import io.quarkus.virtual.threads.VirtualThreads;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.vtvr.api.OrderRequest;
+import org.vtvr.api.Result;
+import org.vtvr.api.Result.Outcome;
+import org.vtvr.config.BenchConfig;
+import org.vtvr.cpu.Primes;
 import org.vtvr.data.OrmRepository;
 import org.vtvr.data.PurchaseOrder;
-import org.vtvr.delay.DelayGateway;
-import org.vtvr.scenario.BenchConfig;
-import org.vtvr.scenario.Deadline;
-import org.vtvr.scenario.Limits;
-import org.vtvr.scenario.Mode;
-import org.vtvr.scenario.NotFoundProblem;
-import org.vtvr.scenario.OrderRequest;
-import org.vtvr.scenario.Primes;
-import org.vtvr.scenario.Result;
+import org.vtvr.delay.client.DelayGateway;
+import org.vtvr.error.ProblemType;
+import org.vtvr.limits.Deadline;
+import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Started;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Every scenario written once in plain blocking code (blocking REST client, Hibernate ORM over JDBC). The
- * virtual and worker modes both run exactly this; only the thread that calls it differs.
+ * Every scenario written once in plain blocking code (blocking REST client, Hibernate ORM over JDBC). The virtual and
+ * worker modes both run exactly this, on the thread their resource runs on; fanout's calls run where the mode's
+ * {@link org.vtvr.scenario.Mode.FanOut} says ({@link FanoutPool}).
  */
 @ApplicationScoped
 public class BlockingScenarios {
@@ -48,28 +46,20 @@ public class BlockingScenarios {
     Limits limits;
 
     @Inject
-    @VirtualThreads
-    ExecutorService virtualThreads;
-
-    @Inject
     FanoutPool fanoutPool;
 
     public Result io(Started started, int delayMs, int calls) {
-        Deadline deadline = limits.deadline(started, "io", (long) calls * delayMs, 1);
+        Deadline deadline = limits.deadline(started, (long) calls * delayMs, 1);
         for (int i = 0; i < calls; i++) {
             delay.call(delayMs, deadline);
         }
-        return started.result("io").withDelay(delayMs, calls);
+        return started.result(Outcome.waited(delayMs, calls));
     }
 
-    /**
-     * The calls run concurrently: one virtual thread each, or on the worker mode's own fan-out pool (never on the
-     * request pool). The first failure fails the request and interrupts the other calls, which aborts them.
-     */
+    /** The calls run concurrently; the first failure fails the request and interrupts the other calls, which aborts them. */
     public Result fanout(Started started, int delayMs, int calls) {
-        Deadline deadline = limits.deadline(started, "fanout", delayMs, calls);
-        Executor executor = started.mode() == Mode.VIRTUAL ? virtualThreads : fanoutPool.reserve(calls);
-        CompletionService<Integer> done = new ExecutorCompletionService<>(executor);
+        Deadline deadline = limits.deadline(started, delayMs, calls);
+        CompletionService<Integer> done = new ExecutorCompletionService<>(fanoutPool.executor(started.mode(), calls));
         List<Future<Integer>> futures = new ArrayList<>(calls);
         try {
             for (int i = 0; i < calls; i++) {
@@ -90,7 +80,7 @@ public class BlockingScenarios {
         } finally {
             futures.forEach(f -> f.cancel(true));
         }
-        return started.result("fanout").withDelay(delayMs, calls);
+        return started.result(Outcome.waited(delayMs, calls));
     }
 
     /** Reads one after another, as in the reactive mode. */
@@ -99,31 +89,32 @@ public class BlockingScenarios {
         for (int i = 0; i < queries; i++) {
             checksum += repository.itemPrice(randomItemId());
         }
-        return started.result("db").withQueries(queries, checksum);
+        return started.result(Outcome.read(queries, checksum));
     }
 
     public Result slowQuery(Started started, int delayMs) {
         limits.fitsSocketTimeout(delayMs);
         repository.sleep(delayMs);
-        return started.result("slow-query").withDelay(delayMs, null);
+        return started.result(Outcome.waited(delayMs, null));
     }
 
     /** Payment, then stock (two delay calls), then the order row in its own transaction. */
     public Result checkout(Started started, int delayMs, OrderRequest request) {
-        Deadline deadline = limits.deadline(started, "orders", 2L * delayMs, 1);
+        Deadline deadline = limits.deadline(started, 2L * delayMs, 1);
         delay.call(delayMs, deadline);
         delay.call(delayMs, deadline);
         PurchaseOrder order = repository.save(PurchaseOrder.from(request, started.mode()));
-        return started.result("checkout").withDelay(delayMs, 2).withOrder(order.view());
+        return started.result(Outcome.ordered(delayMs, order.view()));
     }
 
     public Result order(Started started, long id) {
-        PurchaseOrder order = repository.findOrder(id).orElseThrow(() -> new NotFoundProblem("no order with id " + id));
-        return started.result("order").withOrder(order.view());
+        PurchaseOrder order = repository.findOrder(id)
+                .orElseThrow(() -> ProblemType.NOT_FOUND.exception("no order with id " + id));
+        return started.result(Outcome.found(order.view()));
     }
 
     public Result cpu(Started started, int n) {
-        return started.result("cpu").withPrimes(n, Primes.countUpTo(n));
+        return started.result(Outcome.counted(n, Primes.countUpTo(n)));
     }
 
     /**
@@ -131,7 +122,7 @@ public class BlockingScenarios {
      * Before JDK 24 (JEP 491) a virtual thread parked inside {@code synchronized} pins its carrier.
      */
     public Result pinning(Started started, int delayMs, String lock) {
-        Deadline deadline = limits.deadline(started, "pinning", delayMs, 1);
+        Deadline deadline = limits.deadline(started, delayMs, 1);
         if ("synchronized".equals(lock)) {
             Object monitor = new Object();
             synchronized (monitor) {
@@ -146,7 +137,7 @@ public class BlockingScenarios {
                 reentrant.unlock();
             }
         }
-        return started.result("pinning").withDelay(delayMs, 1).withLock(lock);
+        return started.result(Outcome.locked(delayMs, lock));
     }
 
     private long randomItemId() {

@@ -3,7 +3,7 @@ package org.vtvr.contract;
 import jakarta.ws.rs.ext.Provider;
 import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
-import org.vtvr.scenario.BadInputException;
+import org.vtvr.error.ProblemType;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -27,7 +27,7 @@ public class StrictUtf8 implements ReaderInterceptor {
             StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body));
         } catch (CharacterCodingException e) {
-            throw new BadInputException("the request body is not valid UTF-8 (RFC 8259 requires it for JSON)");
+            throw ProblemType.MALFORMED_BODY.exception("the request body is not valid UTF-8 (RFC 8259 requires it for JSON)");
         }
         context.setInputStream(new ByteArrayInputStream(body));
         return context.proceed();

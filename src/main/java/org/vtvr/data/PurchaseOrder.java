@@ -6,9 +6,9 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.vtvr.api.OrderRequest;
+import org.vtvr.api.Result;
 import org.vtvr.scenario.Mode;
-import org.vtvr.scenario.OrderRequest;
-import org.vtvr.scenario.Result;
 
 import java.time.Instant;
 
@@ -21,10 +21,10 @@ public class PurchaseOrder {
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
 
-    @Column(nullable = false, length = 100)
+    @Column(nullable = false, length = OrderRequest.MAX_TEXT)
     public String customer;
 
-    @Column(nullable = false, length = 100)
+    @Column(nullable = false, length = OrderRequest.MAX_TEXT)
     public String sku;
 
     public int quantity;

@@ -7,7 +7,7 @@ import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.sqlclient.Pool;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import org.vtvr.scenario.BenchConfig;
+import org.vtvr.config.BenchConfig;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;

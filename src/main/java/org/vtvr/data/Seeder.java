@@ -6,7 +6,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.transaction.Transactional;
-import org.vtvr.scenario.BenchConfig;
+import org.vtvr.config.BenchConfig;
 
 /** Creates the missing rows of the items table at start-up (the schema itself comes from Hibernate). */
 @ApplicationScoped

@@ -5,8 +5,16 @@ public record Problem(String type, String title, int status, String detail, Stri
 
     public static final String MEDIA_TYPE = "application/problem+json";
 
-    /** A problem whose type is {@code urn:vtvr:problem:<kind>}. */
-    public static Problem of(int status, String kind, String title, String detail, String instance) {
-        return new Problem("urn:vtvr:problem:" + kind, title, status, detail, instance);
+    static final String TYPE_PREFIX = "urn:vtvr:problem:";
+
+    /** A status with no {@link ProblemType} of its own (405, 406, 415, ...): type {@code http-<status>}. */
+    public static Problem http(int status, String reason, String detail, String instance) {
+        return new Problem(TYPE_PREFIX + "http-" + status, reason, status, detail, instance);
+    }
+
+    /** The instance member: the path alone, clipped, as the target itself may be what was too long. */
+    public static String instance(String path) {
+        String normalized = "/" + path.replaceFirst("^/+", "");
+        return normalized.length() <= 200 ? normalized : normalized.substring(0, 200) + "...";
     }
 }

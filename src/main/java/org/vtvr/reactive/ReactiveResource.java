@@ -3,7 +3,6 @@ package org.vtvr.reactive;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -12,16 +11,30 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestResponse;
-import org.vtvr.scenario.Created;
-import org.vtvr.scenario.Limits;
+import org.vtvr.api.Created;
+import org.vtvr.api.OrderRequest;
+import org.vtvr.api.Result;
+import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Mode;
-import org.vtvr.scenario.OrderRequest;
-import org.vtvr.scenario.Result;
+import org.vtvr.scenario.Param.Keys;
+import org.vtvr.scenario.Scenario.Paths;
 import org.vtvr.scenario.Started;
+
+import static org.vtvr.scenario.Param.CALLS;
+import static org.vtvr.scenario.Param.DELAY;
+import static org.vtvr.scenario.Param.QUERIES;
+import static org.vtvr.scenario.Scenario.CHECKOUT;
+import static org.vtvr.scenario.Scenario.CPU;
+import static org.vtvr.scenario.Scenario.DB;
+import static org.vtvr.scenario.Scenario.FANOUT;
+import static org.vtvr.scenario.Scenario.IO;
+import static org.vtvr.scenario.Scenario.ORDER;
+import static org.vtvr.scenario.Scenario.SLOW_QUERY;
 
 /**
  * The scenarios on the Vert.x event loop: methods return {@code Uni}, so Quarkus REST never moves them to a
- * worker thread. Same paths, parameters and JSON as the blocking modes; no pinning scenario (no monitors here).
+ * worker thread. Same paths, parameters and JSON as the blocking modes, from the same catalogue ({@code Scenario});
+ * no pinning scenario (no monitors here).
  */
 @Path("/reactive")
 @Produces(MediaType.APPLICATION_JSON)
@@ -36,56 +49,52 @@ public class ReactiveResource {
     Limits limits;
 
     @GET
-    @Path("/io")
-    public Uni<Result> io(@QueryParam("delay") @DefaultValue("100") String delay,
-            @QueryParam("calls") @DefaultValue("1") String calls) {
-        Started started = Started.now(MODE);
-        return scenarios.io(started, limits.delay(delay), limits.calls(calls));
+    @Path(Paths.IO)
+    public Uni<Result> io(@QueryParam(Keys.DELAY) String delay, @QueryParam(Keys.CALLS) String calls) {
+        Started started = Started.now(MODE, IO);
+        return scenarios.io(started, limits.number(IO, DELAY, delay), limits.number(IO, CALLS, calls));
     }
 
     @GET
-    @Path("/fanout")
-    public Uni<Result> fanout(@QueryParam("delay") @DefaultValue("100") String delay,
-            @QueryParam("calls") @DefaultValue("10") String calls) {
-        Started started = Started.now(MODE);
-        return scenarios.fanout(started, limits.delay(delay), limits.calls(calls));
+    @Path(Paths.FANOUT)
+    public Uni<Result> fanout(@QueryParam(Keys.DELAY) String delay, @QueryParam(Keys.CALLS) String calls) {
+        Started started = Started.now(MODE, FANOUT);
+        return scenarios.fanout(started, limits.number(FANOUT, DELAY, delay), limits.number(FANOUT, CALLS, calls));
     }
 
     @GET
-    @Path("/db")
-    public Uni<Result> db(@QueryParam("queries") @DefaultValue("1") String queries) {
-        Started started = Started.now(MODE);
-        return scenarios.db(started, limits.queries(queries));
+    @Path(Paths.DB)
+    public Uni<Result> db(@QueryParam(Keys.QUERIES) String queries) {
+        Started started = Started.now(MODE, DB);
+        return scenarios.db(started, limits.number(DB, QUERIES, queries));
     }
 
     @GET
-    @Path("/slow-query")
-    public Uni<Result> slowQuery(@QueryParam("delay") @DefaultValue("500") String delay) {
-        Started started = Started.now(MODE);
-        return scenarios.slowQuery(started, limits.delay(delay));
+    @Path(Paths.SLOW_QUERY)
+    public Uni<Result> slowQuery(@QueryParam(Keys.DELAY) String delay) {
+        Started started = Started.now(MODE, SLOW_QUERY);
+        return scenarios.slowQuery(started, limits.number(SLOW_QUERY, DELAY, delay));
     }
 
     @POST
-    @Path("/orders")
+    @Path(Paths.CHECKOUT)
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<RestResponse<Result>> checkout(@QueryParam("delay") @DefaultValue("100") String delay,
-            OrderRequest body) {
-        Started started = Started.now(MODE);
-        return scenarios.checkout(started, limits.delay(delay), limits.order(body))
-                .map(result -> Created.order(MODE, result));
+    public Uni<RestResponse<Result>> checkout(@QueryParam(Keys.DELAY) String delay, OrderRequest body) {
+        Started started = Started.now(MODE, CHECKOUT);
+        return scenarios.checkout(started, limits.number(CHECKOUT, DELAY, delay), limits.order(body)).map(Created::order);
     }
 
     @GET
-    @Path("/orders/{id}")
-    public Uni<Result> order(@PathParam("id") String id) {
-        Started started = Started.now(MODE);
+    @Path(Paths.ORDER)
+    public Uni<Result> order(@PathParam(Keys.ID) String id) {
+        Started started = Started.now(MODE, ORDER);
         return scenarios.order(started, limits.orderId(id));
     }
 
     @GET
-    @Path("/cpu")
-    public Uni<Result> cpu(@QueryParam("n") @DefaultValue("100000") String n) {
-        Started started = Started.now(MODE);
+    @Path(Paths.CPU)
+    public Uni<Result> cpu(@QueryParam(Keys.N) String n) {
+        Started started = Started.now(MODE, CPU);
         return scenarios.cpu(started, limits.nOnEventLoop(n));
     }
 }

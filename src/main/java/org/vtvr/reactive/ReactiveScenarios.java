@@ -3,16 +3,17 @@ package org.vtvr.reactive;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.vtvr.api.OrderRequest;
+import org.vtvr.api.Result;
+import org.vtvr.api.Result.Outcome;
+import org.vtvr.config.BenchConfig;
+import org.vtvr.cpu.Primes;
 import org.vtvr.data.PurchaseOrder;
 import org.vtvr.data.ReactiveRepository;
-import org.vtvr.delay.DelayGateway;
-import org.vtvr.scenario.BenchConfig;
-import org.vtvr.scenario.Deadline;
-import org.vtvr.scenario.Limits;
-import org.vtvr.scenario.NotFoundProblem;
-import org.vtvr.scenario.OrderRequest;
-import org.vtvr.scenario.Primes;
-import org.vtvr.scenario.Result;
+import org.vtvr.delay.client.DelayGateway;
+import org.vtvr.error.ProblemType;
+import org.vtvr.limits.Deadline;
+import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Started;
 
 import java.util.List;
@@ -39,20 +40,20 @@ public class ReactiveScenarios {
     Limits limits;
 
     public Uni<Result> io(Started started, int delayMs, int calls) {
-        Deadline deadline = limits.deadline(started, "io", (long) calls * delayMs, 1);
+        Deadline deadline = limits.deadline(started, (long) calls * delayMs, 1);
         Uni<Integer> chain = Uni.createFrom().item(0);
         for (int i = 0; i < calls; i++) {
             chain = chain.flatMap(previous -> delay.callAsync(delayMs, deadline));
         }
-        return chain.map(last -> started.result("io").withDelay(delayMs, calls));
+        return chain.map(last -> started.result(Outcome.waited(delayMs, calls)));
     }
 
     /** The first failure fails the request and cancels the other calls' subscriptions, which aborts them. */
     public Uni<Result> fanout(Started started, int delayMs, int calls) {
-        Deadline deadline = limits.deadline(started, "fanout", delayMs, calls);
+        Deadline deadline = limits.deadline(started, delayMs, calls);
         List<Uni<Integer>> all = IntStream.range(0, calls).mapToObj(i -> delay.callAsync(delayMs, deadline)).toList();
         return Uni.join().all(all).andFailFast()
-                .map(replies -> started.result("fanout").withDelay(delayMs, calls));
+                .map(replies -> started.result(Outcome.waited(delayMs, calls)));
     }
 
     /** Reads one after another, each in its own session and connection, as in the blocking modes (docs/equal-work.md). */
@@ -61,31 +62,31 @@ public class ReactiveScenarios {
         for (int i = 0; i < queries; i++) {
             checksum = checksum.flatMap(sum -> repository.itemPrice(randomItemId()).map(price -> sum + price));
         }
-        return checksum.map(sum -> started.result("db").withQueries(queries, sum));
+        return checksum.map(sum -> started.result(Outcome.read(queries, sum)));
     }
 
     public Uni<Result> slowQuery(Started started, int delayMs) {
         limits.fitsSocketTimeout(delayMs);
-        return repository.sleep(delayMs).map(ignored -> started.result("slow-query").withDelay(delayMs, null));
+        return repository.sleep(delayMs).map(ignored -> started.result(Outcome.waited(delayMs, null)));
     }
 
     public Uni<Result> checkout(Started started, int delayMs, OrderRequest request) {
-        Deadline deadline = limits.deadline(started, "orders", 2L * delayMs, 1);
+        Deadline deadline = limits.deadline(started, 2L * delayMs, 1);
         return delay.callAsync(delayMs, deadline)
                 .flatMap(payment -> delay.callAsync(delayMs, deadline))
                 .flatMap(stock -> repository.save(PurchaseOrder.from(request, started.mode())))
-                .map(order -> started.result("checkout").withDelay(delayMs, 2).withOrder(order.view()));
+                .map(order -> started.result(Outcome.ordered(delayMs, order.view())));
     }
 
     public Uni<Result> order(Started started, long id) {
         return repository.findOrder(id)
-                .onItem().ifNull().failWith(() -> new NotFoundProblem("no order with id " + id))
-                .map(order -> started.result("order").withOrder(order.view()));
+                .onItem().ifNull().failWith(() -> ProblemType.NOT_FOUND.exception("no order with id " + id))
+                .map(order -> started.result(Outcome.found(order.view())));
     }
 
     /** Runs on the event loop on purpose: this is what CPU-bound work costs a reactive service. */
     public Uni<Result> cpu(Started started, int n) {
-        return Uni.createFrom().item(() -> started.result("cpu").withPrimes(n, Primes.countUpTo(n)));
+        return Uni.createFrom().item(() -> started.result(Outcome.counted(n, Primes.countUpTo(n))));
     }
 
     private long randomItemId() {

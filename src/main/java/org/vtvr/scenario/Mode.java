@@ -1,10 +1,39 @@
 package org.vtvr.scenario;
 
-/** The three execution models; each is also the first path segment of its endpoints. */
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The three execution models; each is also the first path segment of its endpoints. Besides the thread a request
+ * runs on (the annotation of its resource), a mode differs in one more place, named here: how fanout runs its calls.
+ */
 public enum Mode {
-    VIRTUAL, WORKER, REACTIVE;
+    VIRTUAL(FanOut.VIRTUAL_THREAD_PER_CALL),
+    WORKER(FanOut.BOUNDED_POOL),
+    REACTIVE(FanOut.SUBSCRIPTIONS);
+
+    public static final Set<Mode> ALL = Set.of(values());
+
+    /**
+     * Where fanout's concurrent calls run: a new virtual thread each, the worker mode's own bounded pool
+     * ({@code bench.fanout-pool-size}; a platform thread per call has no bound, and the request pool it runs on must
+     * not be borrowed), or {@code Uni} subscriptions on the event loop (docs/equal-work.md, "Fan-out in the worker mode").
+     */
+    public enum FanOut {
+        VIRTUAL_THREAD_PER_CALL, BOUNDED_POOL, SUBSCRIPTIONS
+    }
+
+    private final FanOut fanOut;
+
+    Mode(FanOut fanOut) {
+        this.fanOut = fanOut;
+    }
+
+    public FanOut fanOut() {
+        return fanOut;
+    }
 
     public String path() {
-        return name().toLowerCase();
+        return name().toLowerCase(Locale.ROOT);
     }
 }

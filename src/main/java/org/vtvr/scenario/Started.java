@@ -1,13 +1,16 @@
 package org.vtvr.scenario;
 
-/** The moment and the thread a request started on, captured by the resource before any work is done. */
-public record Started(Mode mode, Thread thread, long nanos) {
+import org.vtvr.api.Result;
 
-    public static Started now(Mode mode) {
-        return new Started(mode, Thread.currentThread(), System.nanoTime());
+/** The mode, scenario, moment and thread a request started with, captured by the resource before any work is done. */
+public record Started(Mode mode, Scenario scenario, Thread thread, long nanos) {
+
+    public static Started now(Mode mode, Scenario scenario) {
+        return new Started(mode, scenario, Thread.currentThread(), System.nanoTime());
     }
 
-    public Result result(String scenario) {
-        return Result.of(mode, scenario, thread, nanos);
+    public Result result(Result.Outcome outcome) {
+        return new Result(mode.path(), scenario.id(), thread.getName(), thread.isVirtual(),
+                (System.nanoTime() - nanos) / 1_000_000, outcome);
     }
 }

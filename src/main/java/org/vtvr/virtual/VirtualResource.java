@@ -3,7 +3,6 @@ package org.vtvr.virtual;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -12,13 +11,29 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.vtvr.api.Created;
+import org.vtvr.api.OrderRequest;
+import org.vtvr.api.Result;
 import org.vtvr.blocking.BlockingScenarios;
-import org.vtvr.scenario.Created;
-import org.vtvr.scenario.Limits;
+import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Mode;
-import org.vtvr.scenario.OrderRequest;
-import org.vtvr.scenario.Result;
+import org.vtvr.scenario.Param.Keys;
+import org.vtvr.scenario.Scenario.Paths;
 import org.vtvr.scenario.Started;
+
+import static org.vtvr.scenario.Param.CALLS;
+import static org.vtvr.scenario.Param.DELAY;
+import static org.vtvr.scenario.Param.LOCK;
+import static org.vtvr.scenario.Param.N;
+import static org.vtvr.scenario.Param.QUERIES;
+import static org.vtvr.scenario.Scenario.CHECKOUT;
+import static org.vtvr.scenario.Scenario.CPU;
+import static org.vtvr.scenario.Scenario.DB;
+import static org.vtvr.scenario.Scenario.FANOUT;
+import static org.vtvr.scenario.Scenario.IO;
+import static org.vtvr.scenario.Scenario.ORDER;
+import static org.vtvr.scenario.Scenario.PINNING;
+import static org.vtvr.scenario.Scenario.SLOW_QUERY;
 
 /**
  * The blocking scenarios, each request on a new virtual thread.
@@ -26,6 +41,7 @@ import org.vtvr.scenario.Started;
  * <p>{@code VirtualResource} and {@code WorkerResource} are the same file but for the threading annotation: both
  * delegate every endpoint to {@link BlockingScenarios}. They cannot share a base class, because Quarkus REST reads
  * the threading annotation from the class that declares each endpoint method (EndpointIndexer#getInheritableAnnotation).
+ * Parameters, their bounds and defaults come from the scenario catalogue ({@code Scenario}, {@code Param}).
  */
 @Path("/virtual")
 @Produces(MediaType.APPLICATION_JSON)
@@ -41,63 +57,59 @@ public class VirtualResource {
     Limits limits;
 
     @GET
-    @Path("/io")
-    public Result io(@QueryParam("delay") @DefaultValue("100") String delay,
-            @QueryParam("calls") @DefaultValue("1") String calls) {
-        Started started = Started.now(MODE);
-        return scenarios.io(started, limits.delay(delay), limits.calls(calls));
+    @Path(Paths.IO)
+    public Result io(@QueryParam(Keys.DELAY) String delay, @QueryParam(Keys.CALLS) String calls) {
+        Started started = Started.now(MODE, IO);
+        return scenarios.io(started, limits.number(IO, DELAY, delay), limits.number(IO, CALLS, calls));
     }
 
     @GET
-    @Path("/fanout")
-    public Result fanout(@QueryParam("delay") @DefaultValue("100") String delay,
-            @QueryParam("calls") @DefaultValue("10") String calls) {
-        Started started = Started.now(MODE);
-        return scenarios.fanout(started, limits.delay(delay), limits.calls(calls));
+    @Path(Paths.FANOUT)
+    public Result fanout(@QueryParam(Keys.DELAY) String delay, @QueryParam(Keys.CALLS) String calls) {
+        Started started = Started.now(MODE, FANOUT);
+        return scenarios.fanout(started, limits.number(FANOUT, DELAY, delay), limits.number(FANOUT, CALLS, calls));
     }
 
     @GET
-    @Path("/db")
-    public Result db(@QueryParam("queries") @DefaultValue("1") String queries) {
-        Started started = Started.now(MODE);
-        return scenarios.db(started, limits.queries(queries));
+    @Path(Paths.DB)
+    public Result db(@QueryParam(Keys.QUERIES) String queries) {
+        Started started = Started.now(MODE, DB);
+        return scenarios.db(started, limits.number(DB, QUERIES, queries));
     }
 
     @GET
-    @Path("/slow-query")
-    public Result slowQuery(@QueryParam("delay") @DefaultValue("500") String delay) {
-        Started started = Started.now(MODE);
-        return scenarios.slowQuery(started, limits.delay(delay));
+    @Path(Paths.SLOW_QUERY)
+    public Result slowQuery(@QueryParam(Keys.DELAY) String delay) {
+        Started started = Started.now(MODE, SLOW_QUERY);
+        return scenarios.slowQuery(started, limits.number(SLOW_QUERY, DELAY, delay));
     }
 
     @POST
-    @Path("/orders")
+    @Path(Paths.CHECKOUT)
     @Consumes(MediaType.APPLICATION_JSON)
-    public RestResponse<Result> checkout(@QueryParam("delay") @DefaultValue("100") String delay, OrderRequest body) {
-        Started started = Started.now(MODE);
-        Result result = scenarios.checkout(started, limits.delay(delay), limits.order(body));
-        return Created.order(MODE, result);
+    public RestResponse<Result> checkout(@QueryParam(Keys.DELAY) String delay, OrderRequest body) {
+        Started started = Started.now(MODE, CHECKOUT);
+        return Created.order(scenarios.checkout(started, limits.number(CHECKOUT, DELAY, delay), limits.order(body)));
     }
 
     @GET
-    @Path("/orders/{id}")
-    public Result order(@PathParam("id") String id) {
-        Started started = Started.now(MODE);
+    @Path(Paths.ORDER)
+    public Result order(@PathParam(Keys.ID) String id) {
+        Started started = Started.now(MODE, ORDER);
         return scenarios.order(started, limits.orderId(id));
     }
 
     @GET
-    @Path("/cpu")
-    public Result cpu(@QueryParam("n") @DefaultValue("100000") String n) {
-        Started started = Started.now(MODE);
-        return scenarios.cpu(started, limits.n(n));
+    @Path(Paths.CPU)
+    public Result cpu(@QueryParam(Keys.N) String n) {
+        Started started = Started.now(MODE, CPU);
+        return scenarios.cpu(started, limits.number(CPU, N, n));
     }
 
     @GET
-    @Path("/pinning")
-    public Result pinning(@QueryParam("delay") @DefaultValue("100") String delay,
-            @QueryParam("lock") @DefaultValue("synchronized") String lock) {
-        Started started = Started.now(MODE);
-        return scenarios.pinning(started, limits.delay(delay), limits.lock(lock));
+    @Path(Paths.PINNING)
+    public Result pinning(@QueryParam(Keys.DELAY) String delay, @QueryParam(Keys.LOCK) String lock) {
+        Started started = Started.now(MODE, PINNING);
+        return scenarios.pinning(started, limits.number(PINNING, DELAY, delay), limits.word(PINNING, LOCK, lock));
     }
 }

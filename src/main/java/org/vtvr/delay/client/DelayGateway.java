@@ -1,7 +1,8 @@
-package org.vtvr.delay;
+package org.vtvr.delay.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.netty.channel.ConnectTimeoutException;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
@@ -9,9 +10,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
-import org.vtvr.scenario.BenchConfig;
+import org.vtvr.config.BenchConfig;
+import org.vtvr.delay.DelayReply;
+import org.vtvr.error.ProblemException;
+import org.vtvr.error.ProblemType;
+import org.vtvr.limits.Deadline;
 
-import org.vtvr.scenario.Deadline;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -21,8 +25,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * The one place the scenarios call the delay service through: the blocking client chosen by
  * {@code bench.blocking-client} and the {@code Uni} side of {@link DelayClient}, timed as
- * {@code delay_client_calls_seconds{client, api, outcome}} and with every failure turned into a
- * {@link DelayException} (502, 503 or 504).
+ * {@code delay_client_calls_seconds{client, api, outcome}} and with every failure turned into a problem: 502
+ * unreachable, 503 overloaded, 504 too slow.
  * <p>
  * Quarkus' own REST-client metrics are off (application.properties): their response filter runs on the worker pool,
  * so under overload every mode's delay calls queued behind the worker backlog and hung.
@@ -71,7 +75,7 @@ public class DelayGateway {
      * One blocking call on the calling thread, bounded by the request's deadline: past it, or when the calling thread
      * is interrupted (a sibling fan-out call failed), the HTTP request is aborted, not left running at the delay
      * service (FailureSemanticsTest counts the calls still in flight there), and the caller gets a
-     * {@link DelayException}: 504, with the thread's interrupt flag set again if it was interrupted.
+     * 504 problem, with the thread's interrupt flag set again if it was interrupted.
      */
     public int call(int ms, Deadline deadline) {
         if (deadline.passed()) {
@@ -83,33 +87,22 @@ public class DelayGateway {
             sample.stop(blockingSuccess);
             return delay;
         } catch (IOException | RuntimeException e) {
-            DelayException failure = interrupted(e) ? timedOut(e) : classify(e);
-            sample.stop(timer(blockingTag, "blocking", String.valueOf(failure.status())));
+            ProblemException failure = interrupted(e) ? timedOut(e) : classify(e);
+            sample.stop(timer(blockingTag, "blocking", String.valueOf(failure.type().status())));
             throw failure;
         }
     }
 
-    public Uni<Integer> callAsync(int ms) {
-        return timed(ms, null);
-    }
-
     /** The {@code Uni} call bounded by the request's deadline; past it the subscription is cancelled (HTTP reset). */
     public Uni<Integer> callAsync(int ms, Deadline deadline) {
-        return timed(ms, deadline);
-    }
-
-    private Uni<Integer> timed(int ms, Deadline deadline) {
         return Uni.createFrom().deferred(() -> {
             Timer.Sample sample = Timer.start(registry);
-            Uni<DelayResource.Reply> reply = client.callAsync(ms);
-            if (deadline != null) {
-                reply = reply.ifNoItem().after(deadline.remaining()).failWith(() -> timedOut(null));
-            }
-            return reply
-                    .map(DelayResource.Reply::delay)
+            return client.callAsync(ms)
+                    .ifNoItem().after(deadline.remaining()).failWith(() -> timedOut(null))
+                    .map(DelayReply::delay)
                     .onFailure().transform(DelayGateway::classify)
                     .onItemOrFailure().invoke((item, failure) -> sample.stop(failure == null ? uniSuccess
-                            : timer(REST_CLIENT, "uni", String.valueOf(((DelayException) failure).status()))));
+                            : timer(REST_CLIENT, "uni", String.valueOf(((ProblemException) failure).type().status()))));
         });
     }
 
@@ -132,31 +125,34 @@ public class DelayGateway {
         return interrupted;
     }
 
-    /** More concurrent calls than the fan-out pool can queue: 503. */
-    public static DelayException overloaded(Throwable cause) {
-        return new DelayException(503, cause);
-    }
-
     /** A wait on the delay service that gave up: 504. */
-    public static DelayException timedOut(Throwable cause) {
-        return new DelayException(504, cause);
+    public static ProblemException timedOut(Throwable cause) {
+        return ProblemType.DELAY_TIMEOUT.exception("the delay service did not answer in time", cause);
     }
 
-    static DelayException classify(Throwable failure) {
-        if (failure instanceof DelayException known) {
+    /**
+     * By type: no thread or pooled connection left for the call (the REST client finishes a blocking call on the
+     * worker pool, whose full queue rejects that step; the socket client waited for a pooled connection) is 503; a
+     * wait that ran out (Vert.x' and Mutiny's timeouts are {@link TimeoutException}s, the socket client's are
+     * {@link SocketTimeoutException}s, a connect timeout of either) is 504; anything else, a refused or dropped
+     * connection or an error status, is 502. The detail names no host, port or exception class.
+     */
+    static ProblemException classify(Throwable failure) {
+        if (failure instanceof ProblemException known) {
             return known;
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            // the REST client finishes a blocking call on the worker pool, whose full queue rejects that step; the
-            // socket client found no free pooled connection in time
             if (t instanceof RejectedExecutionException || t instanceof ConnectionRequestTimeoutException) {
-                return new DelayException(503, failure);
+                return ProblemType.OVERLOADED.exception(
+                        "the app is overloaded: no thread or connection left for the delay-service call", failure);
             }
             if (t instanceof TimeoutException || t instanceof SocketTimeoutException
-                    || t.getClass().getSimpleName().contains("Timeout")) {
-                return new DelayException(504, failure);
+                    || t instanceof ConnectTimeoutException
+                    || t instanceof org.apache.hc.client5.http.ConnectTimeoutException) {
+                return timedOut(failure);
             }
         }
-        return new DelayException(502, failure);
+        return ProblemType.DELAY_UNAVAILABLE.exception(
+                "delay service unavailable: it refused or dropped the connection", failure);
     }
 }

@@ -1,8 +1,9 @@
-package org.vtvr.delay;
+package org.vtvr.delay.client;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.vtvr.delay.DelayReply;
 
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -14,10 +15,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * The Quarkus REST client for a blocking caller: Vert.x does the I/O on an event loop while the caller waits.
  * <p>
- * It waits on the client's {@code Uni} as a future instead of calling the interface's blocking method: an interrupt
- * of a thread parked in that method (Mutiny's {@code await()}) does not cancel the HTTP request, which stayed in
- * flight at the delay service until its own timeout (FailureSemanticsTest); cancelling the future resets it. The
- * blocking method waits on the same event-loop call internally, so the work per call is the same.
+ * It waits on the client's {@code Uni} as a future rather than through a blocking interface method: an interrupt of
+ * a thread parked in such a method (Mutiny's {@code await()}) does not cancel the HTTP request, which stayed in flight
+ * at the delay service until its own timeout (FailureSemanticsTest); cancelling the future resets it. A blocking
+ * method waits on the same event-loop call internally, so the work per call is the same.
  */
 @ApplicationScoped
 class RestBlockingDelayClient implements BlockingDelayClient {
@@ -28,7 +29,7 @@ class RestBlockingDelayClient implements BlockingDelayClient {
 
     @Override
     public int call(int ms, Duration timeout) throws InterruptedIOException {
-        CompletableFuture<DelayResource.Reply> reply = client.callAsync(ms)
+        CompletableFuture<DelayReply> reply = client.callAsync(ms)
                 .ifNoItem().after(timeout).failWith(TimeoutException::new)
                 .subscribeAsCompletionStage();
         try {

@@ -1,4 +1,4 @@
-package org.vtvr.scenario;
+package org.vtvr.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

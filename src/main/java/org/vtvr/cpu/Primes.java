@@ -1,4 +1,4 @@
-package org.vtvr.scenario;
+package org.vtvr.cpu;
 
 /** The CPU kernel of the cpu scenario: counts primes up to n by trial division (no allocation, pure CPU). */
 public final class Primes {

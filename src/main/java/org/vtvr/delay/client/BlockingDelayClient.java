@@ -1,11 +1,11 @@
-package org.vtvr.delay;
+package org.vtvr.delay.client;
 
 import java.io.IOException;
 import java.time.Duration;
 
 /**
  * One blocking call to the delay service, made on the calling thread; {@link DelayGateway} picks the implementation
- * ({@code bench.blocking-client}), times it and turns its failures into {@link DelayException}s.
+ * ({@code bench.blocking-client}), times it and turns its failures into problems (502, 503 or 504).
  */
 interface BlockingDelayClient {
 

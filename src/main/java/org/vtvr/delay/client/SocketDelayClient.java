@@ -1,4 +1,4 @@
-package org.vtvr.delay;
+package org.vtvr.delay.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.restclient.config.RestClientsConfig;
@@ -30,6 +30,7 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
+import org.vtvr.delay.DelayReply;
 
 import java.io.IOException;
 import java.net.URI;
@@ -110,7 +111,7 @@ class SocketDelayClient implements BlockingDelayClient {
             if (response.getCode() != HttpStatus.SC_OK) {
                 throw new HttpResponseException(response.getCode(), response.getReasonPhrase());
             }
-            return mapper.readValue(response.getEntity().getContent(), DelayResource.Reply.class).delay();
+            return mapper.readValue(response.getEntity().getContent(), DelayReply.class).delay();
         });
     }
 

@@ -1,7 +1,8 @@
-package org.vtvr.scenario;
+package org.vtvr.api;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.vtvr.scenario.Scenario;
 
 /**
  * The 201 answer to a new order, whose {@code Location} is a path on this service built from configuration
@@ -16,10 +17,10 @@ public final class Created {
     private Created() {
     }
 
-    public static RestResponse<Result> order(Mode mode, Result result) {
+    public static RestResponse<Result> order(Result result) {
         // a header, not ResponseBuilder.location(): that one resolves a relative URI against the request's host
         return RestResponse.ResponseBuilder.<Result>create(RestResponse.Status.CREATED)
-                .header("Location", ROOT + mode.path() + "/orders/" + result.orderId())
+                .header("Location", ROOT + result.mode() + Scenario.Paths.CHECKOUT + "/" + result.outcome().orderId())
                 .entity(result).build();
     }
 }

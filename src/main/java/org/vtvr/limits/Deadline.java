@@ -1,4 +1,6 @@
-package org.vtvr.scenario;
+package org.vtvr.limits;
+
+import org.vtvr.scenario.Started;
 
 import java.time.Duration;
 

@@ -1,17 +1,18 @@
-package org.vtvr.delay;
+package org.vtvr.delay.service;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
-import jakarta.annotation.PostConstruct;
 import io.vertx.core.Vertx;
+import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import org.vtvr.scenario.Limits;
+import org.vtvr.delay.DelayReply;
+import org.vtvr.limits.Limits;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -20,14 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * counts what it serves ({@code delay_service_calls_total}) and what is in flight ({@code delay_service_in_flight}),
  * so tests can see from the service's side how many calls each mode makes and whether aborted calls really ended.
  */
-@Path("/delay")
+@Path(DelayReply.PATH)
 public class DelayResource {
 
     private static final AtomicInteger IN_FLIGHT = new AtomicInteger();
-
-    /** The delay service's reply. */
-    public record Reply(int delay) {
-    }
 
     @Inject
     Vertx vertx;
@@ -49,16 +46,16 @@ public class DelayResource {
     @GET
     @Path("/{ms}")
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Reply> delay(@PathParam("ms") String ms) {
-        int delay = limits.delay(ms);
+    public Uni<DelayReply> delay(@PathParam("ms") String ms) {
+        int delay = limits.delayServiceMs(ms);
         calls.increment();
         if (delay == 0) {
-            return Uni.createFrom().item(new Reply(0));
+            return Uni.createFrom().item(new DelayReply(0));
         }
         // a caller that aborts (HTTP reset) cancels the Uni: the timer goes and the call no longer counts in flight
         return Uni.createFrom().emitter(emitter -> {
             IN_FLIGHT.incrementAndGet();
-            long timer = vertx.setTimer(delay, id -> emitter.complete(new Reply(delay)));
+            long timer = vertx.setTimer(delay, id -> emitter.complete(new DelayReply(delay)));
             emitter.onTermination(() -> {
                 vertx.cancelTimer(timer);
                 IN_FLIGHT.decrementAndGet();

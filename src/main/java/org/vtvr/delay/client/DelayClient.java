@@ -1,0 +1,22 @@
+package org.vtvr.delay.client;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+import org.vtvr.delay.DelayReply;
+
+/**
+ * The REST client of the delay service, configured by {@code quarkus.rest-client.delay.*}. Every mode calls its
+ * {@code Uni} method: the reactive mode directly, the blocking modes waiting on it ({@link RestBlockingDelayClient}
+ * says why not on a blocking method).
+ */
+@RegisterRestClient(configKey = "delay")
+@Path(DelayReply.PATH)
+public interface DelayClient {
+
+    @GET
+    @Path("/{ms}")
+    Uni<DelayReply> callAsync(@PathParam("ms") int ms);
+}

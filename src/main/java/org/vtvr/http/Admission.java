@@ -1,0 +1,83 @@
+package org.vtvr.http;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.vtvr.config.BenchConfig;
+import org.vtvr.delay.DelayReply;
+import org.vtvr.error.ProblemType;
+import org.vtvr.scenario.Mode;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Right after {@link HttpLimits}, still on the event loop: refuses the mode endpoints in the delay-only profile (404)
+ * and a request to a mode that already has {@code bench.max-in-flight} requests in progress (503), as problem+json.
+ * <p>
+ * A request stops counting when its response has ended or its connection has closed ({@code addEndHandler} fires on
+ * either), so a client that hangs up leaks no admission slot. Metrics: {@code admission_in_flight{mode}},
+ * {@code admission_limit{mode}}, {@code admission_rejected_total{mode}}.
+ */
+@ApplicationScoped
+public class Admission {
+
+    private final Map<Mode, AtomicInteger> inFlight = new EnumMap<>(Mode.class);
+    private final Map<Mode, Counter> rejected = new EnumMap<>(Mode.class);
+    private BenchConfig config;
+
+    void install(@Observes Router router, BenchConfig config, MeterRegistry registry) {
+        this.config = config;
+        for (Mode mode : Mode.values()) {
+            AtomicInteger count = new AtomicInteger();
+            inFlight.put(mode, count);
+            Gauge.builder("admission.in.flight", count, AtomicInteger::get).tag("mode", mode.path())
+                    .description("requests of this mode in progress").register(registry);
+            Gauge.builder("admission.limit", config, BenchConfig::maxInFlight).tag("mode", mode.path())
+                    .description("bench.max-in-flight: requests of one mode in progress before 503").register(registry);
+            rejected.put(mode, Counter.builder("admission.rejected").tag("mode", mode.path())
+                    .description("requests refused with 503 because bench.max-in-flight were in progress").register(registry));
+        }
+        router.route().order(HttpLimits.ORDER + 1).handler(this::handle);
+    }
+
+    private void handle(RoutingContext rc) {
+        Mode mode = modeOf(rc.normalizedPath());
+        if (mode == null) {
+            rc.next();
+            return;
+        }
+        if (!config.serveModes()) {
+            HttpLimits.refuse(rc, ProblemType.NOT_FOUND, "this instance serves only " + DelayReply.PATH + "/{ms} (profile 'delay')");
+            return;
+        }
+        AtomicInteger count = inFlight.get(mode);
+        if (count.incrementAndGet() > config.maxInFlight()) {
+            count.decrementAndGet();
+            rejected.get(mode).increment();
+            HttpLimits.refuse(rc, ProblemType.OVERLOADED, config.maxInFlight() + " " + mode.path()
+                    + " requests are in progress (bench.max-in-flight); retry later");
+            return;
+        }
+        rc.addEndHandler(ended -> count.decrementAndGet());
+        rc.next();
+    }
+
+    /** The mode whose endpoints {@code path} addresses, from its first segment; null for every other path. */
+    static Mode modeOf(String path) {
+        int start = path.startsWith("/") ? 1 : 0;
+        int end = path.indexOf('/', start);
+        String first = end < 0 ? path.substring(start) : path.substring(start, end);
+        for (Mode mode : Mode.values()) {
+            if (mode.path().equals(first)) {
+                return mode;
+            }
+        }
+        return null;
+    }
+}

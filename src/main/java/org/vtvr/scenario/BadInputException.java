@@ -1,9 +1,0 @@
-package org.vtvr.scenario;
-
-/** A request parameter or body the service refuses; mapped to 400 problem+json. */
-public class BadInputException extends RuntimeException {
-
-    public BadInputException(String detail) {
-        super(detail, null, false, false);
-    }
-}
