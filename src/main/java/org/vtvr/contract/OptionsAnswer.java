@@ -10,7 +10,7 @@ import org.vtvr.http.AllowedMethods;
 /**
  * Answers {@code OPTIONS} on every endpoint path with 204 and the same {@code Allow} as its 405 answers and the
  * OpenAPI document: Quarkus REST's own answer lists every method of the resource class ({@code OPTIONS /reactive/cpu}
- * advertised POST). Runs after RequestGate, so admission and size limits hold for OPTIONS too.
+ * advertised POST). Runs after HttpLimits and Admission, so size limits and admission hold for OPTIONS too.
  */
 @ApplicationScoped
 public class OptionsAnswer {
