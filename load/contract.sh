@@ -6,7 +6,7 @@
 #
 #   load/contract.sh [--max-time SECONDS] [--seed N]
 #
-#   --max-time SECONDS   time budget of each of the two runs (fuzzing and stateful repeat until it is spent) [240]
+#   --max-time SECONDS   time budget of each of the two runs (fuzzing and stateful repeat until it is spent) [300]
 #   --seed N             the fixed seed [20261122]; the second run's seed is random and printed for 'st run --seed'
 #
 # Parameters (environment):
@@ -16,15 +16,15 @@
 #
 # The app runs with smaller limits than its defaults (bench.max-delay 500 ms, bench.max-calls 10, bench.max-queries
 # 50, bench.max-n 100,000), so no generated request waits seconds; the document reads them from the configuration,
-# so it still describes the running app exactly. One worker: Hypothesis parsing its lambdas from several threads at
-# once hits a CPython 3.11 fault ("AST constructor recursion depth mismatch"), reported as an error. The jar is
-# target/quarkus-app (./mvnw verify builds it; built here if missing).
+# so it still describes the running app exactly. Two workers: with four, Hypothesis parsing its lambdas from several
+# threads at once once hit a CPython 3.11 fault ("AST constructor recursion depth mismatch", reported as an error).
+# The jar is target/quarkus-app (./mvnw verify builds it; built here if missing).
 # Reports (JUnit XML, ndjson) and logs go to load/results/contract-<time>/.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/lib.sh"
 
-MAX_TIME=240 SEED=20261122
+MAX_TIME=300 SEED=20261122
 while [ $# -gt 0 ]; do
   opt="$1" val="" shift_by=1
   case "$opt" in --*=*) val="${opt#*=}"; opt="${opt%%=*}" ;; esac
@@ -75,7 +75,7 @@ for seed in "$SEED" "$((RANDOM * 32768 + RANDOM))"; do
   log "schemathesis, seed $seed, at most $MAX_TIME s (replay: st run $app/q/openapi?format=json --url $app -c all --seed $seed)"
   rc=0
   "$venv/bin/st" run "$app/q/openapi?format=json" --url "$app" --checks all --phases examples,coverage,fuzzing,stateful \
-    --seed "$seed" --max-time "$MAX_TIME" --workers 1 --request-timeout 30 --no-color \
+    --seed "$seed" --max-time "$MAX_TIME" --workers 2 --request-timeout 30 --no-color \
     --report junit,ndjson --report-dir "$out/seed-$seed" 2>&1 | tee "$out/seed-$seed.log" || rc=$?
   cases="$(grep -oE '[0-9]+ generated' "$out/seed-$seed.log" | tail -1 | cut -d' ' -f1)"
   log "seed $seed: exit $rc, ${cases:-no} test cases generated"

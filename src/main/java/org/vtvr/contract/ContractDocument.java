@@ -44,6 +44,15 @@ public class ContractDocument implements OASFilter {
     public void filterOpenAPI(OpenAPI api) {
         BenchConfig config = ConfigProvider.getConfig().unwrap(SmallRyeConfig.class).getConfigMapping(BenchConfig.class);
         api.getComponents().addSchema("Problem", problemSchema()).addSchema("OrderRequest", orderSchema());
+        // GET /scenarios: a number parameter has no choices, a word no bounds, the order id neither max nor default
+        Schema catalogueParameter = api.getComponents().getSchemas().get("Parameter");
+        if (catalogueParameter != null) {
+            catalogueParameter.getProperties().forEach((name, property) -> {
+                if (!name.equals("name") && property.getType() != null && !property.getType().contains(SchemaType.NULL)) {
+                    property.addType(SchemaType.NULL);
+                }
+            });
+        }
         if (!config.serveModes()) {
             List.copyOf(api.getPaths().getPathItems().keySet()).stream().filter(path -> !path.startsWith(DelayReply.PATH + "/"))
                     .forEach(api.getPaths()::removePathItem);
