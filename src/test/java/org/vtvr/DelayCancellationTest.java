@@ -46,8 +46,9 @@ class DelayCancellationTest {
             }
             stillInterrupted.complete(Thread.currentThread().isInterrupted());
         });
-        // the call is connected and blocked waiting for the reply once the delay service serves it
-        await().atMost(Duration.ofSeconds(4)).until(() -> Metrics.delayInFlight() >= 1);
+        // the call is connected and blocked waiting for the reply once the delay service serves it; the bound only
+        // leaves a loaded machine room (the call itself lasts 5 s)
+        await().atMost(Duration.ofSeconds(20)).until(() -> Metrics.delayInFlight() >= 1);
         long interruptedAt = System.nanoTime();
         caller.interrupt();
         assertThat(caller.join(Duration.ofSeconds(4)), is(true));

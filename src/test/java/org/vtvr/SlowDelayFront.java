@@ -8,7 +8,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
-import org.vtvr.delay.DelayReply;
+import org.vtvr.api.DelayReply;
 import org.vtvr.delay.service.DelayResource;
 
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,8 +1,6 @@
 package org.vtvr.api;
 
-import org.vtvr.limits.Limits;
-
-/** The checkout request body; {@link Limits#order} validates it. */
+/** The checkout request body; {@code Limits.order} validates it against the bounds below. */
 public record OrderRequest(String customer, String sku, Integer quantity) {
 
     /** Longest accepted customer and sku, in Unicode characters (code points): the orders columns' VARCHAR(100). */

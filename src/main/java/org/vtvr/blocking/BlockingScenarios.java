@@ -49,7 +49,7 @@ public class BlockingScenarios {
     FanoutPool fanoutPool;
 
     public Result io(Started started, int delayMs, int calls) {
-        Deadline deadline = limits.deadline(started, (long) calls * delayMs, 1);
+        Deadline deadline = limits.deadline(started, (long) calls * delayMs);
         for (int i = 0; i < calls; i++) {
             delay.call(delayMs, deadline);
         }
@@ -58,7 +58,7 @@ public class BlockingScenarios {
 
     /** The calls run concurrently; the first failure fails the request and interrupts the other calls, which aborts them. */
     public Result fanout(Started started, int delayMs, int calls) {
-        Deadline deadline = limits.deadline(started, delayMs, calls);
+        Deadline deadline = limits.deadline(started, delayMs);
         CompletionService<Integer> done = new ExecutorCompletionService<>(fanoutPool.executor(started.mode(), calls));
         List<Future<Integer>> futures = new ArrayList<>(calls);
         try {
@@ -100,7 +100,7 @@ public class BlockingScenarios {
 
     /** Payment, then stock (two delay calls), then the order row in its own transaction. */
     public Result checkout(Started started, int delayMs, OrderRequest request) {
-        Deadline deadline = limits.deadline(started, 2L * delayMs, 1);
+        Deadline deadline = limits.deadline(started, 2L * delayMs);
         delay.call(delayMs, deadline);
         delay.call(delayMs, deadline);
         PurchaseOrder order = repository.save(PurchaseOrder.from(request, started.mode()));
@@ -122,7 +122,7 @@ public class BlockingScenarios {
      * Before JDK 24 (JEP 491) a virtual thread parked inside {@code synchronized} pins its carrier.
      */
     public Result pinning(Started started, int delayMs, String lock) {
-        Deadline deadline = limits.deadline(started, delayMs, 1);
+        Deadline deadline = limits.deadline(started, delayMs);
         if ("synchronized".equals(lock)) {
             Object monitor = new Object();
             synchronized (monitor) {

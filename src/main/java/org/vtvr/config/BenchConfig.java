@@ -5,7 +5,11 @@ import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
 
-/** Input limits and scenario settings, all under {@code bench.*}; README's configuration table lists them. */
+/**
+ * Every {@code bench.*} setting, each with its default: input limits and scenario settings. docs/configuration.md
+ * lists them (ConfigurationDocTest checks it); the scenario catalogue ({@code scenario.Param}) names the bound each
+ * parameter is held to.
+ */
 @ConfigMapping(prefix = "bench")
 public interface BenchConfig {
 
@@ -13,7 +17,7 @@ public interface BenchConfig {
     @WithDefault("10000")
     int maxDelay();
 
-    /** Largest accepted {@code calls} for io and fanout. */
+    /** Largest accepted {@code calls} for io (fanout has its own, {@code bench.max-fanout-calls}). */
     @WithDefault("1000")
     int maxCalls();
 

@@ -14,7 +14,7 @@ import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 import org.vtvr.api.OrderRequest;
 import org.vtvr.config.BenchConfig;
-import org.vtvr.delay.DelayReply;
+import org.vtvr.api.DelayReply;
 import org.vtvr.error.Problem;
 import org.vtvr.scenario.CatalogueResource;
 import org.vtvr.scenario.Mode;
@@ -22,7 +22,6 @@ import org.vtvr.scenario.Param;
 import org.vtvr.scenario.Scenario;
 
 import java.math.BigDecimal;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -122,8 +121,9 @@ public class ContractDocument implements OASFilter {
      * loop's n), as configured now; the default is the catalogue's.
      */
     private static void bound(BenchConfig config, Mode mode, Scenario scenario, Parameter parameter) {
-        Param param = Arrays.stream(Param.values()).filter(p -> p.key().equals(parameter.getName())).findFirst()
-                .orElse(scenario == null ? Param.DELAY : null);   // the delay service's {ms} is a delay
+        Param param = scenario == null ? Param.DELAY   // the delay service's {ms} is a delay
+                : scenario.args().stream().map(Scenario.Arg::param).filter(p -> p.key().equals(parameter.getName()))
+                        .findFirst().orElse(null);
         if (param == null) {
             return;
         }

@@ -12,7 +12,6 @@ import jakarta.ws.rs.core.UriInfo;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.vtvr.api.OrderRequest;
-import org.vtvr.http.AllowedMethods;
 
 import java.net.ConnectException;
 import java.sql.SQLException;

@@ -7,8 +7,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import org.vtvr.api.DelayReply;
 import org.vtvr.config.BenchConfig;
-import org.vtvr.delay.DelayReply;
 import org.vtvr.error.ProblemType;
 import org.vtvr.scenario.Mode;
 
@@ -22,12 +22,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>
  * A request stops counting when its response has ended or its connection has closed ({@code addEndHandler} fires on
  * either), so a client that hangs up leaks no admission slot. Metrics: {@code admission_in_flight{mode}},
- * {@code admission_limit{mode}}, {@code admission_rejected_total{mode}}.
+ * {@code admission_limit{mode}}, {@code admission_admitted_total{mode}}, {@code admission_rejected_total{mode}}.
  */
 @ApplicationScoped
 public class Admission {
 
     private final Map<Mode, AtomicInteger> inFlight = new EnumMap<>(Mode.class);
+    private final Map<Mode, Counter> admitted = new EnumMap<>(Mode.class);
     private final Map<Mode, Counter> rejected = new EnumMap<>(Mode.class);
     private BenchConfig config;
 
@@ -40,6 +41,8 @@ public class Admission {
                     .description("requests of this mode in progress").register(registry);
             Gauge.builder("admission.limit", config, BenchConfig::maxInFlight).tag("mode", mode.path())
                     .description("bench.max-in-flight: requests of one mode in progress before 503").register(registry);
+            admitted.put(mode, Counter.builder("admission.admitted").tag("mode", mode.path())
+                    .description("requests of this mode let through to be served").register(registry));
             rejected.put(mode, Counter.builder("admission.rejected").tag("mode", mode.path())
                     .description("requests refused with 503 because bench.max-in-flight were in progress").register(registry));
         }
@@ -64,6 +67,7 @@ public class Admission {
                     + " requests are in progress (bench.max-in-flight); retry later");
             return;
         }
+        admitted.get(mode).increment();
         rc.addEndHandler(ended -> count.decrementAndGet());
         rc.next();
     }

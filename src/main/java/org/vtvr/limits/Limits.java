@@ -60,18 +60,13 @@ public class Limits {
 
     /**
      * The request's deadline ({@code bench.request-deadline} after it started). Refuses (400) a request whose planned
-     * delay cannot fit it, so it never books connections and threads for work it could not finish; fanout also may
-     * not take more than its share of them.
+     * delay cannot fit it, so it never books connections and threads for work it could not finish.
      */
-    public Deadline deadline(Started started, long plannedMs, int concurrentCalls) {
+    public Deadline deadline(Started started, long plannedMs) {
         long deadlineMs = config.requestDeadline().toMillis();
         if (plannedMs > deadlineMs) {
             throw bad(started.scenario().id() + " would wait " + plannedMs + " ms for the delay service, more than"
                     + " the request deadline of " + deadlineMs + " ms (bench.request-deadline)");
-        }
-        if (concurrentCalls > config.maxFanoutCalls()) {
-            throw bad("fanout calls must be at most " + config.maxFanoutCalls()
-                    + " (bench.max-fanout-calls), got " + concurrentCalls);
         }
         return Deadline.of(started, config.requestDeadline());
     }
@@ -128,7 +123,8 @@ public class Limits {
         }
         long max = param.max(config);
         if (number < param.min() || number > max) {
-            throw bad(param.key() + " must be in " + param.min() + ".." + max + ", got " + number);
+            String setting = param.maxSetting() == null ? "" : " (" + param.maxSetting() + ")";
+            throw bad(param.key() + " must be in " + param.min() + ".." + max + setting + ", got " + number);
         }
         return number;
     }

@@ -40,7 +40,7 @@ public class ReactiveScenarios {
     Limits limits;
 
     public Uni<Result> io(Started started, int delayMs, int calls) {
-        Deadline deadline = limits.deadline(started, (long) calls * delayMs, 1);
+        Deadline deadline = limits.deadline(started, (long) calls * delayMs);
         Uni<Integer> chain = Uni.createFrom().item(0);
         for (int i = 0; i < calls; i++) {
             chain = chain.flatMap(previous -> delay.callAsync(delayMs, deadline));
@@ -50,7 +50,7 @@ public class ReactiveScenarios {
 
     /** The first failure fails the request and cancels the other calls' subscriptions, which aborts them. */
     public Uni<Result> fanout(Started started, int delayMs, int calls) {
-        Deadline deadline = limits.deadline(started, delayMs, calls);
+        Deadline deadline = limits.deadline(started, delayMs);
         List<Uni<Integer>> all = IntStream.range(0, calls).mapToObj(i -> delay.callAsync(delayMs, deadline)).toList();
         return Uni.join().all(all).andFailFast()
                 .map(replies -> started.result(Outcome.waited(delayMs, calls)));
@@ -71,7 +71,7 @@ public class ReactiveScenarios {
     }
 
     public Uni<Result> checkout(Started started, int delayMs, OrderRequest request) {
-        Deadline deadline = limits.deadline(started, 2L * delayMs, 1);
+        Deadline deadline = limits.deadline(started, 2L * delayMs);
         return delay.callAsync(delayMs, deadline)
                 .flatMap(payment -> delay.callAsync(delayMs, deadline))
                 .flatMap(stock -> repository.save(PurchaseOrder.from(request, started.mode())))

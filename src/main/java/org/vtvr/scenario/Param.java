@@ -12,7 +12,10 @@ import java.util.function.ToIntFunction;
 public enum Param {
     DELAY(Keys.DELAY, 0, "bench.max-delay", BenchConfig::maxDelay),
     CALLS(Keys.CALLS, 1, "bench.max-calls", BenchConfig::maxCalls),
+    /** fanout's {@code calls}: all run at once, so a smaller share of the client's connections and fan-out threads. */
+    FANOUT_CALLS(Keys.CALLS, 1, "bench.max-fanout-calls", BenchConfig::maxFanoutCalls),
     QUERIES(Keys.QUERIES, 1, "bench.max-queries", BenchConfig::maxQueries),
+    /** cpu's {@code n}; the reactive mode, whose kernel runs on the event loop, also holds it to {@code bench.max-n-event-loop}. */
     N(Keys.N, 1, "bench.max-n", BenchConfig::maxN),
     /** A path parameter: any whole number, an unknown one answers 404. */
     ID(Keys.ID, Long.MIN_VALUE, null, null),

@@ -8,6 +8,7 @@ import java.util.Set;
 
 import static org.vtvr.scenario.Param.CALLS;
 import static org.vtvr.scenario.Param.DELAY;
+import static org.vtvr.scenario.Param.FANOUT_CALLS;
 import static org.vtvr.scenario.Param.ID;
 import static org.vtvr.scenario.Param.LOCK;
 import static org.vtvr.scenario.Param.N;
@@ -20,7 +21,7 @@ import static org.vtvr.scenario.Param.QUERIES;
  */
 public enum Scenario {
     IO("GET", Paths.IO, Mode.ALL, arg(DELAY, "100"), arg(CALLS, "1")),
-    FANOUT("GET", Paths.FANOUT, Mode.ALL, arg(DELAY, "100"), arg(CALLS, "10")),
+    FANOUT("GET", Paths.FANOUT, Mode.ALL, arg(DELAY, "100"), arg(FANOUT_CALLS, "10")),
     DB("GET", Paths.DB, Mode.ALL, arg(QUERIES, "1")),
     SLOW_QUERY("GET", Paths.SLOW_QUERY, Mode.ALL, arg(DELAY, "500")),
     /** Takes an order body ({@code api.OrderRequest}) and answers 201 with the stored order. */

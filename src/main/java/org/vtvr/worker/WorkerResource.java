@@ -11,11 +11,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestResponse;
-import org.vtvr.api.Created;
 import org.vtvr.api.OrderRequest;
 import org.vtvr.api.Result;
 import org.vtvr.blocking.BlockingScenarios;
 import org.vtvr.limits.Limits;
+import org.vtvr.scenario.Created;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Param.Keys;
 import org.vtvr.scenario.Scenario.Paths;
@@ -23,6 +23,7 @@ import org.vtvr.scenario.Started;
 
 import static org.vtvr.scenario.Param.CALLS;
 import static org.vtvr.scenario.Param.DELAY;
+import static org.vtvr.scenario.Param.FANOUT_CALLS;
 import static org.vtvr.scenario.Param.LOCK;
 import static org.vtvr.scenario.Param.N;
 import static org.vtvr.scenario.Param.QUERIES;
@@ -67,7 +68,8 @@ public class WorkerResource {
     @Path(Paths.FANOUT)
     public Result fanout(@QueryParam(Keys.DELAY) String delay, @QueryParam(Keys.CALLS) String calls) {
         Started started = Started.now(MODE, FANOUT);
-        return scenarios.fanout(started, limits.number(FANOUT, DELAY, delay), limits.number(FANOUT, CALLS, calls));
+        return scenarios.fanout(started, limits.number(FANOUT, DELAY, delay),
+                limits.number(FANOUT, FANOUT_CALLS, calls));
     }
 
     @GET

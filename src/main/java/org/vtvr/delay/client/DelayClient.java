@@ -5,7 +5,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
-import org.vtvr.delay.DelayReply;
+import org.vtvr.api.DelayReply;
 
 /**
  * The REST client of the delay service, configured by {@code quarkus.rest-client.delay.*}. Every mode calls its

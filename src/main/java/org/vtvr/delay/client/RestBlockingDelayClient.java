@@ -3,7 +3,7 @@ package org.vtvr.delay.client;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
-import org.vtvr.delay.DelayReply;
+import org.vtvr.api.DelayReply;
 
 import java.io.InterruptedIOException;
 import java.time.Duration;

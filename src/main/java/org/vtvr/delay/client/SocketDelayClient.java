@@ -30,7 +30,7 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
-import org.vtvr.delay.DelayReply;
+import org.vtvr.api.DelayReply;
 
 import java.io.IOException;
 import java.net.URI;

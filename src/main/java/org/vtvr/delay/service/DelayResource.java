@@ -11,7 +11,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import org.vtvr.delay.DelayReply;
+import org.vtvr.api.DelayReply;
 import org.vtvr.limits.Limits;
 
 import java.util.concurrent.atomic.AtomicInteger;

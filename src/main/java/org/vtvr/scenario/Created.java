@@ -1,8 +1,8 @@
-package org.vtvr.api;
+package org.vtvr.scenario;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.resteasy.reactive.RestResponse;
-import org.vtvr.scenario.Scenario;
+import org.vtvr.api.Result;
 
 /**
  * The 201 answer to a new order, whose {@code Location} is a path on this service built from configuration

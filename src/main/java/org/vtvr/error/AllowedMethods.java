@@ -1,6 +1,6 @@
-package org.vtvr.http;
+package org.vtvr.error;
 
-import org.vtvr.delay.DelayReply;
+import org.vtvr.api.DelayReply;
 import org.vtvr.scenario.CatalogueResource;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Scenario;
@@ -12,9 +12,9 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The methods each endpoint path accepts, from the scenario catalogue, the catalogue's own path and the delay
- * service's path: the {@code Allow} header of a 405 answer and of an OPTIONS answer (OptionsAnswer). Quarkus REST
- * throws its 405 without one (ClassRoutingHandler builds the response with no headers).
+ * The methods each endpoint path accepts, from the scenario catalogue, GET /scenarios and the delay service's path:
+ * the {@code Allow} header of a 405 answer and of an OPTIONS answer (contract.OptionsAnswer). Quarkus REST throws its
+ * 405 without one (ClassRoutingHandler builds the response with no headers).
  */
 public final class AllowedMethods {
 

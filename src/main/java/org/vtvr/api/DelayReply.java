@@ -1,4 +1,4 @@
-package org.vtvr.delay;
+package org.vtvr.api;
 
 /** The delay service's contract, shared by the service and its clients: its path and its reply. */
 public record DelayReply(int delay) {
