@@ -2,6 +2,7 @@ package org.vtvr.error;
 
 import org.vtvr.api.DelayReply;
 import org.vtvr.floor.FloorRoutes;
+import org.vtvr.scenario.CatalogueResource;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Scenario;
 
@@ -12,9 +13,9 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The methods each endpoint path accepts, from the scenario catalogue, the floor's routes and the delay service's
- * path: the {@code Allow} header of a 405 answer. Quarkus REST throws its 405 without one (ClassRoutingHandler builds
- * the response with no headers).
+ * The methods each endpoint path accepts, from the scenario catalogue, GET /scenarios, the floor's routes and the
+ * delay service's path: the {@code Allow} header of a 405 answer and of an OPTIONS answer (contract.OptionsAnswer).
+ * Quarkus REST throws its 405 without one (ClassRoutingHandler builds the response with no headers).
  */
 public final class AllowedMethods {
 
@@ -38,6 +39,7 @@ public final class AllowedMethods {
     private static Map<Pattern, Set<String>> index() {
         Map<Pattern, Set<String>> index = new LinkedHashMap<>();
         add(index, DelayReply.PATH + "/{ms}", "GET");
+        add(index, CatalogueResource.PATH, "GET");
         for (Scenario scenario : Scenario.values()) {
             for (Mode mode : scenario.modes()) {
                 add(index, "/" + mode.path() + scenario.path(), scenario.method());

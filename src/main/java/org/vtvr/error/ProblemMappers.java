@@ -47,6 +47,9 @@ public class ProblemMappers {
             detail = "'" + clip(field) + "' has the wrong type; expected " + OrderRequest.SHAPE;
         } else if (e instanceof MismatchedInputException) {
             detail = "the body must be a JSON object " + OrderRequest.SHAPE;
+        } else if (String.valueOf(e.getOriginalMessage()).startsWith("Duplicate field")) {
+            // StrictJson: a member named twice is refused, whatever its values
+            detail = "a member name appears more than once (" + clip(e.getOriginalMessage().substring(10)) + ")";
         } else {
             var at = e.getLocation();
             detail = "malformed JSON" + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr());
@@ -57,6 +60,10 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public RestResponse<Problem> web(WebApplicationException e, UriInfo uri) {
         int status = e.getResponse().getStatus();
+        // Quarkus' JSON reader wraps a parse failure (a duplicate member name, StrictJson) in a bare 400
+        if (status == 400 && e.getCause() instanceof JsonProcessingException json) {
+            return malformedJson(json, uri);
+        }
         if (status == 404) {
             return answer(ProblemType.NOT_FOUND.problem(ProblemType.NO_ENDPOINT, instance(uri)));
         }

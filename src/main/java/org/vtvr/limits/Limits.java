@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 public class Limits {
 
     private static final Pattern DIGITS = Pattern.compile("[+-]?[0-9]{1,19}");
+    private static final Pattern NOT_BLANK = Pattern.compile(OrderRequest.TEXT_PATTERN);
 
     @Inject
     BenchConfig config;
@@ -99,11 +100,17 @@ public class Limits {
     }
 
     private static void text(String name, String value) {
-        if (value == null || value.isBlank()) {
+        if (value == null || !NOT_BLANK.matcher(value).find()) {
             throw bad(name + " is required");
         }
-        if (value.length() > OrderRequest.MAX_TEXT) {
-            throw bad(name + " must be at most " + OrderRequest.MAX_TEXT + " characters, got " + value.length());
+        // an unpaired UTF-16 surrogate ("\\uD800" in JSON) is no Unicode character: UTF-8 cannot store it, so it is
+        // refused rather than acknowledged and then stored as '?'
+        if (value.codePoints().anyMatch(c -> c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE)) {
+            throw bad(name + " contains an unpaired UTF-16 surrogate, which is not a Unicode character");
+        }
+        int length = value.codePointCount(0, value.length());
+        if (length > OrderRequest.MAX_TEXT) {
+            throw bad(name + " must be at most " + OrderRequest.MAX_TEXT + " characters, got " + length);
         }
     }
 

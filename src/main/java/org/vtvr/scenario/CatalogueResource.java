@@ -14,9 +14,11 @@ import java.util.List;
  * {@code GET /scenarios}: the catalogue as this instance serves it, bounds resolved from its configuration, so load
  * scripts and other clients take the scenario list from the running app instead of keeping their own.
  */
-@Path("/scenarios")
+@Path(CatalogueResource.PATH)
 @Produces(MediaType.APPLICATION_JSON)
 public class CatalogueResource {
+
+    public static final String PATH = "/scenarios";
 
     /** One scenario: {@code path} is below each mode's root ({@code /<mode><path>}). */
     public record Entry(String name, String method, String path, List<String> modes, List<Parameter> params) {
