@@ -77,7 +77,8 @@ ensure_hey() {
 }
 
 # ensure_python: sets PYTHON to the interpreter of load/.venv, a virtual environment inside the checkout (two clones
-# or worktrees never share one) holding the harness package (load/pyproject.toml, editable, with its dev extras),
+# or worktrees never share one) holding the harness package (load/pyproject.toml, editable, with its dev and
+# contract extras),
 # created on first use and refreshed when pyproject.toml changes
 ensure_python() {
   local venv="$VTVR_ROOT/load/.venv" proj="$VTVR_ROOT/load/pyproject.toml"
@@ -91,7 +92,7 @@ ensure_python() {
     log "installing the harness (load/pyproject.toml) into $venv (once)"
     rm -rf "$venv"
     python3 -m venv "$venv" >&2 || die "python3 -m venv failed: install the venv module (apt-get install python3-venv)"
-    "$venv/bin/pip" install -q --disable-pip-version-check -e "$VTVR_ROOT/load[dev]" >&2 \
+    "$venv/bin/pip" install -q --disable-pip-version-check -e "$VTVR_ROOT/load[dev,contract]" >&2 \
       || { rm -rf "$venv"; die "pip could not install load/pyproject.toml (needs PyPI or a mirror: PIP_INDEX_URL)"; }
     cp "$proj" "$venv/pyproject.toml"
   fi

@@ -80,10 +80,17 @@ def startup_parser():
     return p
 
 
+def contract_parser():
+    p = Parser("contract")
+    p.add_argument("--max-time", dest="max_time", default="480")
+    p.add_argument("--seed", default="20261122")
+    return p
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     commands = {"compare": (compare_parser, "harness.compare"), "chaos": (chaos_parser, "harness.chaos.run"),
-                "startup": (startup_parser, "harness.startup")}
+                "startup": (startup_parser, "harness.startup"), "contract": (contract_parser, "harness.contract")}
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: vtvr-harness COMMAND [options]   (COMMAND -h for its options)\n")
         for name in commands:

@@ -5,6 +5,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -14,11 +15,14 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 
 /**
  * The cost ladder's rungs (docs/floor.md): each answers io like the floor and the modes, on the thread its rung
- * names, with exactly the delay calls asked for, and refuses bad input with the same problem.
+ * names, with exactly the delay calls asked for, and refuses bad input with the same problem; OPTIONS and 405 say
+ * GET as for the modes' paths, and the OpenAPI document leaves the rungs out (a measurement tool, not public API).
  */
 @QuarkusTest
 @QuarkusTestResource(EmbeddedDatabase.class)
@@ -62,5 +66,20 @@ class LadderTest {
             var mode = given().urlEncodingEnabled(false).when().get("/reactive/io?" + query).then().extract();
             assertThat(rung + " " + query, problem.path("detail"), equalTo(mode.path("detail")));
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rest", "rest-client", "gateway", "reactive", "vt", "vt-rest-client", "vt-gateway", "virtual"})
+    void everyRungAnswersOptionsAnd405WithItsMethods(String rung) {
+        given().when().options("/ladder/{rung}/io", rung).then().statusCode(204).header("Allow", "GET, HEAD, OPTIONS");
+        given().contentType(ContentType.JSON).body("{}").when().post("/ladder/{rung}/io", rung)
+                .then().statusCode(405).header("Allow", "GET, HEAD, OPTIONS");
+    }
+
+    @Test
+    void theDocumentLeavesTheLadderOut() {
+        String document = given().when().get("/q/openapi?format=json").then().statusCode(200).extract().asString();
+        assertThat(document.contains("/ladder"), is(false));
+        assertThat(document.contains("\"/reactive/io\""), is(true));
     }
 }

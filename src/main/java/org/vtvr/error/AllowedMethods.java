@@ -2,6 +2,7 @@ package org.vtvr.error;
 
 import org.vtvr.api.DelayReply;
 import org.vtvr.floor.FloorRoutes;
+import org.vtvr.ladder.LadderResource;
 import org.vtvr.scenario.CatalogueResource;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Scenario;
@@ -13,8 +14,8 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The methods each endpoint path accepts, from the scenario catalogue, GET /scenarios, the floor's routes and the
- * delay service's path: the {@code Allow} header of a 405 answer and of an OPTIONS answer (contract.OptionsAnswer).
+ * The methods each endpoint path accepts, from the scenario catalogue, GET /scenarios, the floor's routes, the
+ * ladder's rungs and the delay service's path: the {@code Allow} header of a 405 answer and of an OPTIONS answer (contract.OptionsAnswer).
  * Quarkus REST throws its 405 without one (ClassRoutingHandler builds the response with no headers).
  */
 public final class AllowedMethods {
@@ -47,6 +48,9 @@ public final class AllowedMethods {
         }
         for (Scenario scenario : FloorRoutes.SCENARIOS) {
             add(index, "/" + FloorRoutes.SERIES + scenario.path(), scenario.method());
+        }
+        for (String rung : LadderResource.paths()) {
+            add(index, rung, "GET");
         }
         return index;
     }

@@ -9,7 +9,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.vtvr.api.DelayReply;
 import org.vtvr.api.Result;
@@ -25,6 +24,8 @@ import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Param.Keys;
 import org.vtvr.scenario.Started;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.function.IntFunction;
@@ -37,14 +38,20 @@ import static org.vtvr.scenario.Scenario.IO;
  * The cost ladder's app-side rungs (docs/floor.md): io served by each step between the floor series and a mode as
  * shipped, each rung one change from the one before. Not a product mode: no request gate (the modes' only
  * difference from the last rungs), not in the scenario catalogue, and io only. Rungs answering before the last
- * write the floor's JSON ({@link FloorRoutes#answer}) with their own name as {@code mode}.
+ * write the floor's JSON ({@link FloorRoutes#answer}) with their own name as {@code mode}. A measurement tool, not
+ * public API: left out of the OpenAPI document (mp.openapi.scan.exclude.classes), as the floor's routes are.
  */
 @Path(LadderResource.ROOT)
-@Tag(name = "ladder", description = "the cost ladder's rungs (docs/floor.md); not a product mode")
 @Produces(MediaType.APPLICATION_JSON)
 public class LadderResource {
 
     static final String ROOT = "/ladder";
+
+    /** Every rung's path, read from the endpoints themselves (error.AllowedMethods: their OPTIONS and 405 answers). */
+    public static List<String> paths() {
+        return Arrays.stream(LadderResource.class.getDeclaredMethods()).filter(m -> m.isAnnotationPresent(GET.class))
+                .map(m -> ROOT + m.getAnnotation(Path.class).value()).sorted().toList();
+    }
 
     @Inject
     Limits limits;

@@ -1,0 +1,118 @@
+"""The API contract check behind load/contract.sh: Schemathesis (the `contract` extra of load/pyproject.toml) against
+the packaged app and its /q/openapi document, with the embedded database, twice (a fixed and a random seed)."""
+import os
+import random
+import re
+import subprocess
+import sys
+from datetime import datetime
+
+from . import procs
+from .cli import Fatal
+from .compare import ROOT, bash_env
+from .procs import Procs, log
+from .scenarios import LOAD_DIR
+
+# Smaller limits than the app's defaults, so no generated request waits seconds; the document reads them from the
+# configuration, so it still describes the running app exactly
+APP_ENV = {"BENCH_MAX_DELAY": "500", "BENCH_MAX_CALLS": "10", "BENCH_MAX_N": "100000", "BENCH_MAX_QUERIES": "50"}
+# One worker: with two or four, Hypothesis parsing its lambdas from several threads at once hit a CPython 3.11
+# fault ("AST constructor recursion depth mismatch", a RuntimeError)
+ST_OPTIONS = ["--checks", "all", "--phases", "examples,coverage,fuzzing,stateful", "--workers", "1",
+              "--request-timeout", "30", "--no-color", "--report", "junit,ndjson"]
+
+
+def cases(output):
+    """The number of test cases Schemathesis' summary says it generated (0 when it printed none)."""
+    found = re.findall(r"(\d+) generated", output)
+    return int(found[-1]) if found else 0
+
+
+def server_errors(report_dir):
+    """How many answers in the run's ndjson events had a 5xx status."""
+    n = 0
+    for root, _, files in os.walk(report_dir):
+        for name in files:
+            if name.endswith(".ndjson"):
+                with open(os.path.join(root, name), errors="replace") as f:
+                    n += sum(len(re.findall(r'"status_code":\s*5\d\d', line)) for line in f)
+    return n
+
+
+def start_db(ps, out):
+    """Reuses the MariaDB load/db.sh runs on DB_PORT, or starts one that the run stops; -> its port."""
+    port, db_sh = os.environ.get("DB_PORT", "3306"), os.path.join(LOAD_DIR, "db.sh")
+    env = {"DB_PORT": port}
+    if ps.run("db.sh status", [db_sh, "status"], env=env) == 0:
+        log(f"database: reusing the MariaDB load/db.sh runs on {port} (left running)")
+        return port
+    ps.on_exit.append(lambda: ps.run("db.sh stop", [db_sh, "stop"], env=env, timeout=30))
+    db_log = os.path.join(out, "db.log")
+    if ps.run("db.sh start", [db_sh, "start"], env=env, log_path=db_log):
+        sys.stderr.write(procs.tail(db_log))
+        raise Fatal("load/db.sh start failed")
+    status = subprocess.run([db_sh, "status"], env={**os.environ, **env}, capture_output=True, text=True)
+    m = re.search(r"pid (\d+)", status.stdout)
+    if m:
+        ps.adopt("mariadb", int(m.group(1)))
+    return port
+
+
+def run(args):
+    max_time, seed = args.max_time, args.seed
+    min_cases = os.environ.get("MIN_CASES", "2000")
+    for name, value in (("--max-time", max_time), ("--seed", seed), ("MIN_CASES", min_cases)):
+        if not re.fullmatch(r"[0-9]+", value):
+            raise Fatal(f"{name} must be a whole number, not '{value}'")
+    out = os.path.join(LOAD_DIR, "results", f"contract-{datetime.now():%Y%m%d-%H%M%S}")
+    os.makedirs(out, exist_ok=True)
+    (java_home,) = bash_env("find_jdk", "JAVA_HOME")
+    st = os.path.join(os.path.dirname(sys.executable), "st")
+    if not os.access(st, os.X_OK):
+        raise Fatal(f"no Schemathesis at {st}: install the contract extra (pip install -e 'load[contract]')")
+    with Procs() as ps:
+        jar = os.path.join(ROOT, "target", "quarkus-app", "quarkus-run.jar")
+        if not os.path.isfile(jar):
+            log(f"no {jar}: building it (./mvnw package -DskipTests)")
+            if ps.run("build", ["./mvnw", "-B", "-q", "package", "-DskipTests"], cwd=ROOT, stdout=sys.stderr):
+                raise Fatal("build failed")
+        db_port = start_db(ps, out)
+        port = procs.free_port()
+        app, app_log = f"http://127.0.0.1:{port}", os.path.join(out, "app.log")
+        proc = ps.start("app", [os.path.join(java_home, "bin", "java"), "-jar", jar], log_path=app_log, env={
+            **APP_ENV, "QUARKUS_HTTP_PORT": str(port),
+            "QUARKUS_DATASOURCE_JDBC_URL": f"jdbc:mysql://127.0.0.1:{db_port}/bench",
+            "QUARKUS_DATASOURCE_REACTIVE_URL": f"mysql://127.0.0.1:{db_port}/bench"})
+        if not procs.wait_ready(proc, f"{app}/q/health/ready", 90):
+            sys.stderr.write(procs.tail(app_log))
+            raise Fatal(f"the app did not start (log: {app_log})")
+        log(f"app on {app} (log: {app_log})")
+        failed = False
+        for s in (int(seed), random.randrange(2**30)):
+            schema = f"{app}/q/openapi?format=json"
+            log(f"schemathesis, seed {s}, at most {max_time} s (replay: st run '{schema}' --url {app} -c all "
+                f"--seed {s})")
+            run_log, reports = os.path.join(out, f"seed-{s}.log"), os.path.join(out, f"seed-{s}")
+            with open(run_log, "w") as f:
+                tee = ps.start(f"schemathesis {s}", [st, "run", schema, "--url", app, *ST_OPTIONS, "--seed", str(s),
+                                                     "--max-time", max_time, "--report-dir", reports],
+                               stdout=subprocess.PIPE)
+                for line in tee.popen.stdout:
+                    text = line.decode(errors="replace")
+                    sys.stdout.write(text)
+                    f.write(text)
+                rc = tee.wait()
+                ps.forget(tee)
+            with open(run_log) as f:
+                n = cases(f.read())
+            errors = server_errors(reports)
+            log(f"seed {s}: exit {rc}, {n} test cases generated, {errors} answers with a 5xx status")
+            if rc != 0 or errors:
+                failed = True
+            if n < int(min_cases):
+                log(f"seed {s} generated fewer than {min_cases} test cases")
+                failed = True
+        if failed:
+            raise Fatal(f"the API contract check failed (reports: {out})")
+        log(f"the API contract holds (reports: {out})")
+        return 0
