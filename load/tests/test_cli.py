@@ -6,13 +6,14 @@ import pytest
 from harness import cli
 
 
-@pytest.mark.parametrize("command", ["compare", "chaos", "startup"])
+@pytest.mark.parametrize("command", ["compare", "chaos", "startup", "contract"])
 def test_help_is_the_usage_text(command, capsys):
     assert cli.main([command, "-h", "--quick"]) == 0
     assert capsys.readouterr().out == cli.usage_text(command)
 
 
-@pytest.mark.parametrize("command, parser", [("compare", cli.compare_parser), ("chaos", cli.chaos_parser)])
+@pytest.mark.parametrize("command, parser", [("compare", cli.compare_parser), ("chaos", cli.chaos_parser),
+                                             ("contract", cli.contract_parser)])
 def test_every_documented_option_is_parsed_and_no_other(command, parser):
     text = cli.usage_text(command)
     documented = set(re.findall(r"^ {2}(?:(?:-h, )?(--[a-z-]+)(?: [A-Z=]+[^ ]*)?)(?:\s|$)", text, re.M))
@@ -28,6 +29,7 @@ def test_every_documented_option_is_parsed_and_no_other(command, parser):
     (["compare", "--modes", "x"], "error: unknown mode 'x'"),
     (["chaos", "--nope"], "error: unknown option '--nope' (load/chaos.sh -h lists them)"),
     (["startup", "now"], "error: unknown argument 'now' (all parameters are environment variables)"),
+    (["contract", "--max-time", "ten"], "error: --max-time must be a whole number, not 'ten'"),
 ])
 def test_bad_command_lines_exit_1_with_one_line(argv, message, capsys):
     assert cli.main(argv) == 1

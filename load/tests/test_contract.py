@@ -1,0 +1,16 @@
+"""The contract check's reading of a Schemathesis run: the cases it generated and the 5xx answers in its events."""
+from harness import contract
+
+
+def test_cases_is_the_summarys_last_generated_count():
+    assert contract.cases("== 12 generated ==\nsummary: 2104 generated, 2104 passed\n") == 2104
+    assert contract.cases("schema could not be loaded\n") == 0
+
+
+def test_server_errors_counts_5xx_statuses_in_the_ndjson_events(tmp_path):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "events.ndjson").write_text(
+        '{"response": {"status_code": 200}}\n{"response": {"status_code": 503}}\n{"a": {"status_code": 500}}\n')
+    (tmp_path / "junit.xml").write_text('"status_code": 500')
+    assert contract.server_errors(tmp_path) == 2
+    assert contract.server_errors(tmp_path / "absent") == 0
