@@ -43,6 +43,9 @@ class AdmissionTest {
         }
     }
 
+    /** How long each holding request waits at the delay service: bench.max-delay's default, the longest allowed. */
+    static final int HELD_MS = 10_000;
+
     @ParameterizedTest
     @EnumSource(Mode.class)
     void refusesPastTheBoundAtOnceAndFreesTheSlotsOfClientsThatHangUp(Mode mode) throws Exception {
@@ -51,10 +54,13 @@ class AdmissionTest {
         List<Socket> holders = new ArrayList<>();
         try {
             for (int i = 0; i < BOUND; i++) {
-                holders.add(hold("/" + mode.path() + "/io?delay=5000"));
+                holders.add(hold("/" + mode.path() + "/io?delay=" + HELD_MS));
             }
-            awaitInFlight(mode, BOUND);
-            RawHttp.Answer refused = RawHttp.send(RestAssured.port, HostileInputTest.get("/" + mode.path() + "/io?delay=0"), 1000);
+            awaitInFlight(mode, BOUND, Duration.ofSeconds(20));
+            // "at once" is "not queued behind the holders": a queued request would answer after HELD_MS, so half of
+            // it is the bound, which a loaded machine's slow answer still meets (1 s did not, with other builds running)
+            RawHttp.Answer refused = RawHttp.send(RestAssured.port, HostileInputTest.get("/" + mode.path() + "/io?delay=0"),
+                    HELD_MS / 2);
             assertEquals(503, refused.status(), refused.body());
             assertTrue(refused.headers().get("content-type").startsWith("application/problem+json"));
             assertTrue(refused.body().contains("bench.max-in-flight"), refused.body());
@@ -64,7 +70,8 @@ class AdmissionTest {
                 socket.close();
             }
         }
-        awaitInFlight(mode, 0);
+        // freed by the hang-ups, not by the held calls ending: well before HELD_MS
+        awaitInFlight(mode, 0, Duration.ofMillis(HELD_MS / 2));
         given().when().get("/" + mode.path() + "/io?delay=0").then().statusCode(200);
         assertEquals(rejectedBefore + 1, metric("admission_rejected_total", mode));
         assertEquals(BOUND, metric("admission_limit", mode));
@@ -78,8 +85,8 @@ class AdmissionTest {
         return socket;
     }
 
-    private static void awaitInFlight(Mode mode, int expected) {
-        await().atMost(Duration.ofSeconds(5)).until(() -> metric("admission_in_flight", mode), equalTo((double) expected));
+    private static void awaitInFlight(Mode mode, int expected, Duration atMost) {
+        await().atMost(atMost).until(() -> metric("admission_in_flight", mode), equalTo((double) expected));
     }
 
     private static double metric(String name, Mode mode) {

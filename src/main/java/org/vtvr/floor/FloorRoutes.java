@@ -9,7 +9,6 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.vtvr.config.BenchConfig;
-import org.vtvr.error.AllowedMethods;
 import org.vtvr.limits.Deadline;
 import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Param.Keys;
@@ -54,9 +53,7 @@ public class FloorRoutes {
             String path = "/" + SERIES + scenario.path();
             router.route(path).method(HttpMethod.GET).method(HttpMethod.HEAD)
                     .handler(scenario == IO ? this::io : this::fanout);
-            // what Quarkus REST answers for the modes' paths: OPTIONS, and 405 with Allow (HttpLimits) for the rest
-            String allow = AllowedMethods.of(path);
-            router.options(path).handler(rc -> rc.response().putHeader(HttpHeaders.ALLOW, allow).end());
+            // as for the modes' paths: 405 with Allow (HttpLimits) for other methods; OPTIONS is contract.OptionsAnswer's
             router.route(path).handler(rc -> rc.fail(405));
         }
     }
