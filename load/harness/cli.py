@@ -82,7 +82,7 @@ def startup_parser():
 
 def contract_parser():
     p = Parser("contract")
-    p.add_argument("--max-time", dest="max_time", default="480")
+    p.add_argument("--max-time", dest="max_time", default="420")
     p.add_argument("--seed", default="20261122")
     return p
 
