@@ -197,7 +197,7 @@ class Interleaved(Run):
         """A Vegeta attack of SCENARIO on APP at RATE for MS, results to OUT_BIN; -> its Proc."""
         req = self.request(app.series, scenario)
         tdir = os.path.dirname(out_bin)
-        tfile = os.path.join(tdir, f"{app.series}-{scenario}.targets")
+        tfile = os.path.join(tdir, f"{app.series}-{app.pid}-{scenario}.targets")   # this app's port
         if not os.path.exists(tfile):
             lines = [f"{req.method} {app.url}{req.path}"]
             if req.body:
@@ -335,6 +335,8 @@ class Interleaved(Run):
     # ------------------------------------------------------------------------------------------ the run
     def run(self):
         s, tp = self.s, self.tplan
+        if os.path.isdir(os.path.join(self.out, "trials")):
+            raise Fatal(f"{self.out} already holds a run (trials/); choose another --out")
         self.started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         t_run = time.monotonic()
         deadline = t_run + s.budget_s
