@@ -10,6 +10,6 @@ here="$(cd "$(dirname "$0")" && pwd)"
 ensure_python
 rc=0
 "$PYTHON" -m ruff check "$here" || rc=1
-cd "$here" && PYTHONDONTWRITEBYTECODE=1 "$PYTHON" -m pytest --cov=harness --cov-report=term --cov-fail-under=70 "$@" \
+cd "$here" && PYTHONDONTWRITEBYTECODE=1 "$PYTHON" -m pytest --cov=harness --cov-report=term --cov-fail-under=70 --durations=5 "$@" \
   || rc=1
 exit "$rc"

@@ -66,6 +66,7 @@ class Run:
         self.taskset = []
         self.placement = self.app_cores = ""
         self.db_started = False
+        self.db_env = {}
         self.startups, self.warmups, self.overheads = [], [], []
         self.wrote_machine = False
 
@@ -179,8 +180,9 @@ class Run:
             # in the background: the delay service starts meanwhile; start_app waits for it (db_ready)
             self.db_start = self.ps.start("db.sh start", [os.path.join(LOAD_DIR, "db.sh"), "start"],
                                           env={"DB_PORT": str(self.db_port)}, log_path=db_log)
-        os.environ["QUARKUS_DATASOURCE_JDBC_URL"] = f"jdbc:mysql://127.0.0.1:{self.db_port}/bench"
-        os.environ["QUARKUS_DATASOURCE_REACTIVE_URL"] = f"mysql://127.0.0.1:{self.db_port}/bench"
+        # the app's only (not os.environ: the next of --runs N starts its own database)
+        self.db_env = {"QUARKUS_DATASOURCE_JDBC_URL": f"jdbc:mysql://127.0.0.1:{self.db_port}/bench",
+                       "QUARKUS_DATASOURCE_REACTIVE_URL": f"mysql://127.0.0.1:{self.db_port}/bench"}
 
     def db_ready(self):
         """Waits for the background `load/db.sh start`, once; MariaDB's pid joins the run's processes."""
@@ -215,7 +217,7 @@ class Run:
         self.db_ready()
         app_log = os.path.join(self.out, "logs", f"app-{label}.log")
         cmd = [self.runner] if self.runner else [self.java, *self.s.app_java_opts.split(), "-jar", JAR]
-        env = {"QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.app_port),
+        env = {**self.db_env, "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.app_port),
                "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}"}
         if client:
             env["BENCH_BLOCKING_CLIENT"] = client

@@ -11,7 +11,7 @@ from harness.chaos import chaos, hostile
 
 def test_targets_tag_every_request_and_round_robin_the_modes(tmp_path):
     out = tmp_path / "targets.jsonl"
-    chaos.write_targets("http://h", ["/virtual/orders", "/reactive/orders?delay=0"], "r1", 4, out)
+    chaos.write_targets("http://h", ["virtual=/virtual/orders", "reactive=/reactive/orders?delay=0"], "r1", 4, out)
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert [t["url"] for t in lines] == ["http://h/virtual/orders?tag=chaos-r1-0",
                                          "http://h/reactive/orders?delay=0&tag=chaos-r1-1",

@@ -42,7 +42,9 @@ def get(url, timeout):
 
 
 def write_targets(base, paths, runid, count, out, prefix="chaos"):
-    """COUNT Vegeta JSON targets into the file OUT, round-robin over PATHS (a list of paths with their query)."""
+    """COUNT Vegeta JSON targets into the file OUT, round-robin over PATHS: MODE=PATH items (the path with its query,
+    split from the mode at the first '=')."""
+    paths = [p.split("=", 1)[1] for p in paths]
     with open(out, "w") as f:
         for n in range(count):
             path = paths[n % len(paths)]
@@ -322,7 +324,7 @@ def main(argv=None):
     s.add_argument("--incomplete", action="store_true", help="the run ended early: FAIL whatever the checks say")
     a = p.parse_args(argv)
     if a.cmd == "targets":
-        write_targets(a.base, [p.split("=", 1)[1] for p in a.path], a.runid, a.count, a.out, a.prefix)
+        write_targets(a.base, a.path, a.runid, a.count, a.out, a.prefix)
     elif a.cmd == "report":
         with open(a.file) as f:
             print(json.dumps(report_figures(json.load(f))))
