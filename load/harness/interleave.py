@@ -158,7 +158,7 @@ class Interleaved(Run):
             port = procs.free_port()
             app_log = os.path.join(self.out, "logs", f"app-{series}-{invocation}.log")
             cmd = [self.runner] if self.runner else [self.java, *self.java_opts(series), "-jar", JAR]
-            env = {"QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
+            env = {**self.db_env, "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
                    "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}"}
             if plan.client_of(series):
                 env["BENCH_BLOCKING_CLIENT"] = plan.client_of(series)
@@ -197,7 +197,7 @@ class Interleaved(Run):
         """A Vegeta attack of SCENARIO on APP at RATE for MS, results to OUT_BIN; -> its Proc."""
         req = self.request(app.series, scenario)
         tdir = os.path.dirname(out_bin)
-        tfile = os.path.join(tdir, f"{app.series}-{scenario}.targets")
+        tfile = os.path.join(tdir, f"{app.series}-{app.pid}-{scenario}.targets")   # this app's port
         if not os.path.exists(tfile):
             lines = [f"{req.method} {app.url}{req.path}"]
             if req.body:
@@ -335,6 +335,8 @@ class Interleaved(Run):
     # ------------------------------------------------------------------------------------------ the run
     def run(self):
         s, tp = self.s, self.tplan
+        if os.path.isdir(os.path.join(self.out, "trials")):
+            raise Fatal(f"{self.out} already holds a run (trials/); choose another --out")
         self.started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         t_run = time.monotonic()
         deadline = t_run + s.budget_s
