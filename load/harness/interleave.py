@@ -158,6 +158,7 @@ class Interleaved(Run):
             port = procs.free_port()
             app_log = os.path.join(self.out, "logs", f"app-{series}-{invocation}.log")
             cmd = [self.runner] if self.runner else [self.java, *self.java_opts(series), "-jar", JAR]
+            # the database URL is the run's own (compare.Run.start_db), given to each app, not in os.environ
             env = {**self.db_env, "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
                    "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}"}
             if plan.client_of(series):
