@@ -297,16 +297,8 @@ class Run:
         scens = ["io"] if series.endswith("-aa") else [x for x in s.scenarios if m in table(s.env).modes_for(x)]
         targets = {}
         for scen in scens:
-            req = self.request(series, scen)
-            lines = [f"{req.method} {self.url}{req.path}"]
-            if req.body:
-                body = os.path.join(tdir, f"{scen}.json")
-                with open(body, "w") as f:
-                    f.write(req.body)
-                lines += ["Content-Type: application/json", f"@{body}"]
             targets[scen] = os.path.join(tdir, f"{scen}.targets")
-            with open(targets[scen], "w") as f:
-                f.write("\n".join(lines) + "\n\n")
+            write_targets(targets[scen], self.url, self.request(series, scen), os.path.join(tdir, f"{scen}.json"))
 
         def round_(divisor, ms, label):
             running = []
@@ -553,6 +545,17 @@ def fetch(url, timeout, method="GET", body=None):
         return e.code, e.read()
     except (OSError, ValueError):
         return 0, b""
+
+
+def write_targets(path, base_url, req, body_path):
+    """One Vegeta target file for REQ against BASE_URL; a body goes to BODY_PATH beside it."""
+    lines = [f"{req.method} {base_url}{req.path}"]
+    if req.body:
+        with open(body_path, "w") as f:
+            f.write(req.body)
+        lines += ["Content-Type: application/json", f"@{body_path}"]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n\n")
 
 
 def save(data, path):

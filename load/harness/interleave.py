@@ -16,7 +16,7 @@ import psutil
 
 from . import plan, procs, stats, steps, trials, verdict_report
 from .cli import Fatal
-from .compare import JAR, Run, children_cpu_ms, fetch, laddr, save
+from .compare import JAR, Run, children_cpu_ms, fetch, laddr, save, write_targets
 from .procs import Procs, log
 from .scenarios import LOAD_DIR
 from .targets import AA_PAIRS, for_series
@@ -200,14 +200,7 @@ class Interleaved(Run):
         tdir = os.path.dirname(out_bin)
         tfile = os.path.join(tdir, f"{app.series}-{app.pid}-{scenario}.targets")   # this app's port
         if not os.path.exists(tfile):
-            lines = [f"{req.method} {app.url}{req.path}"]
-            if req.body:
-                body = os.path.join(tdir, f"{app.series}-{scenario}.json")
-                with open(body, "w") as f:
-                    f.write(req.body)
-                lines += ["Content-Type: application/json", f"@{body}"]
-            with open(tfile, "w") as f:
-                f.write("\n".join(lines) + "\n\n")
+            write_targets(tfile, app.url, req, os.path.join(tdir, f"{app.series}-{scenario}.json"))
         with open(out_bin, "wb") as results:
             return self.ps.start(f"vegeta warm-up {app.series} {scenario}", [
                 self.vegeta, "attack", "-targets", tfile, "-rate", f"{max(1, int(rate))}/1s", "-duration",
