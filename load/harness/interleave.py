@@ -7,12 +7,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
-
-import psutil
 
 from . import plan, procs, stats, steps, trials, verdict_report
 from .cli import Fatal
@@ -29,12 +28,8 @@ DEFAULT_SCENARIOS = ("io", "fanout", "db", "checkout")   # cpu (with worker: its
 DEFAULT_SERIES = ("virtual", "virtual+socket", "reactive")
 QUICK_STEPS = (("io", "vegeta", 500),)
 QUICK_SERIES = ("virtual", "reactive")
-WARM_WINDOW_MS = 2000     # one steady-state window: every step at once, at half its rate
 QUICK_BLOCKS = 3          # --quick runs this many blocks whatever its budget says, and looks once
-WARM_SETTLED = 0.97       # a window's CPU/req above this share of the previous one's: it stopped falling
-WARM_MAX_WINDOWS = 6
-QUICK_WARM_WINDOWS = 2
-TRIAL_OVERHEAD_S = 1.4   # per trial beside its load: sampler start and stop, scrapes, the tool's start, the row
+TRIAL_OVERHEAD_S = 0.6   # per trial beside its load (sampler, scrapes, tool start, row): 72 s blocks of 16 4-s trials, quiet
 
 
 @dataclass
@@ -89,10 +84,10 @@ def duet_pairs(series):
 
 def timing(s, n_series):
     """trials.Timing of this run's settings: plan.py's per-step overhead, its app start shared by the apps started
-    together, the shared warm-up and about three steady-state windows per app."""
+    together and the shared warm-up (the warm blocks are trials.duration_s's)."""
     return trials.Timing(trial_s=s.duration_ms / 1000, ramp_s=s.ramp_ms / 1000, gap_s=TRIAL_OVERHEAD_S,
                          start_s=plan.APP_START_S / n_series * 2,
-                         warmup_s=(s.warmup_ms / 1000) / n_series + 3 * (WARM_WINDOW_MS / 1000 + 0.6),
+                         warmup_s=(s.warmup_ms / 1000) / n_series,
                          warm_together=False)
 
 
@@ -128,7 +123,9 @@ class Interleaved(Run):
         self.tplan, self.tools = trial_plan(s, self.seed)
         self.apps = {}
         self.records = []
+        self.warm_records = []     # the warm blocks' trials (trials.Plan.warm_blocks): kept, never analysed
         self.warm_log = []
+        self.settling = []         # per restart: settling() of its warm block
         self.block_s, self.restart_s = [], []
         self.n = 0
 
@@ -183,14 +180,26 @@ class Interleaved(Run):
         """Points Run's one-app helpers (request URLs, sampler, smoke) at APP."""
         self.url, self.app_pid, self.app = app.url, app.pid, app.proc
 
-    def restart(self, names, invocation):
+    def restart(self, names, block):
+        """Fresh apps of NAMES before BLOCK, warmed, then the block's warm trials (trials.warm_trials)."""
         t0 = time.monotonic()
         for series in names:
             old = self.apps.pop(series, None)
             if old:
                 self.ps.stop(old.proc, grace_s=10)
-        started = self.start_apps(names, invocation)
+        started = self.start_apps(names, trials.invocation(self.tplan, block))
         self.warm(started)
+        warm = [r for t in trials.warm_trials(self.tplan, block) for r in self.trial(t, kind="w")]
+        self.warm_records += warm
+        for app in started:
+            mine = [r for r in warm if r["series"] == app.series]
+            entry = {"series": app.series, "invocation": app.invocation,
+                     "cpu_ms_per_req": {f"{r['scenario']} {r['rate']:g}": r["cpu_ms_per_req"] for r in mine},
+                     "ok_pct": min((round(100 * r["ok"] / max(r["requests"], 1), 1) for r in mine), default=None)}
+            self.warm_log.append(entry)
+            if entry["ok_pct"] is not None and entry["ok_pct"] < 99:
+                log(f"warm block {app.series} #{app.invocation}: only {entry['ok_pct']} % of one trial's requests "
+                    "succeeded (WARNING: its app may not be ready for the measured blocks)")
         self.restart_s.append(time.monotonic() - t0)
 
     # ------------------------------------------------------------------------------------------ warm-up
@@ -206,19 +215,9 @@ class Interleaved(Run):
                 self.vegeta, "attack", "-targets", tfile, "-rate", f"{max(1, int(rate))}/1s", "-duration",
                 f"{ms}ms", "-timeout", self.s.timeout, *laddr(app.url)], stdout=results)
 
-    def ok_of(self, bins):
-        """(successes, requests) of the Vegeta results files BINS."""
-        r = subprocess.run([self.vegeta, "report", "-type", "json", *bins], capture_output=True, text=True)
-        with contextlib.suppress(ValueError, KeyError):
-            rep = json.loads(r.stdout)
-            return round(rep["requests"] * rep["success"]), rep["requests"]
-        return 0, 0
-
     def warm(self, apps):
-        """Warms APPS: first all together over --warmup, each at every step's scenario, ramped 1/3 -> 2/3 -> all of
-        its share of the step's rate; then each alone, window after window (every step at once at half its rate for
-        WARM_WINDOW_MS), until
-        its CPU per request stops falling (a window above WARM_SETTLED of the one before) or WARM_MAX_WINDOWS."""
+        """Warms APPS all together over --warmup, each at every step's scenario, ramped 1/3 -> 2/3 -> all of its share
+        of the step's rate; the warm blocks that follow (restart) bring them to the trials' own steady state."""
         s = self.s
         tdir = os.path.join(self.out, "logs", f"warmup-{apps[0].invocation}")
         os.makedirs(tdir, exist_ok=True)
@@ -235,36 +234,11 @@ class Interleaved(Run):
                 if p.wait(s.warmup_ms / 3000 + s.step_limit_s) is None:
                     self.ps.stop(p, grace_s=5)
                 self.ps.forget(p)
-        for app in apps:
-            seen, ok_pct = [], []
-            for k in range(QUICK_WARM_WINDOWS if s.quick else WARM_MAX_WINDOWS):
-                cpu0 = psutil.Process(app.pid).cpu_times()
-                bins, running = [], []
-                for sc, rate in self.tplan.steps:     # every step at once, at half its rate: the same mix each time
-                    if self.tools[(sc, rate)] == "hey":
-                        rate = plan.levels(sc)[0][0]
-                    bins.append(os.path.join(tdir, f"{app.series}-{sc}-window-{k}.bin"))
-                    running.append(self.attack(app, sc, rate / 2, WARM_WINDOW_MS, bins[-1]))
-                for p in running:
-                    if p.wait(WARM_WINDOW_MS / 1000 + s.step_limit_s) is None:
-                        self.ps.stop(p, grace_s=5)
-                    self.ps.forget(p)
-                cpu1 = psutil.Process(app.pid).cpu_times()
-                ok, sent = self.ok_of(bins)
-                ok_pct.append(round(100 * ok / max(sent, 1), 1))
-                seen.append(round(1000 * (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / max(ok, 1), 4))
-                if len(seen) >= 2 and seen[-1] >= WARM_SETTLED * seen[-2]:
-                    break
-            self.warm_log.append({"series": app.series, "invocation": app.invocation, "cpu_ms_per_req": seen,
-                                  "ok_pct": ok_pct, "settled": len(seen) >= 2 and seen[-1] >= WARM_SETTLED * seen[-2]})
-            log(f"warm-up {app.series} #{app.invocation}: CPU ms/req per window {seen}"
-                + ("" if self.warm_log[-1]["settled"] else " (still falling at the last window)")
-                + ("" if min(ok_pct) >= 99 else f"; successes per window {ok_pct} %"
-                   + ("" if ok_pct[-1] >= 99 else " (WARNING: the last window still failed requests)")))
 
     # ------------------------------------------------------------------------------------------ trials
-    def trial(self, t):
-        """Runs one trial (one series, or two at the same moment for a duet) -> its records."""
+    def trial(self, t, kind="b"):
+        """Runs one trial (one series, or two at the same moment for a duet) -> its records; KIND "w" names the
+        folder of a warm block's trial."""
         s = self.s
         tool = self.tools[(t.scenario, t.rate)]
         level = int(t.rate)
@@ -274,7 +248,7 @@ class Interleaved(Run):
             app = self.apps[series]
             self.use(app)
             self.n += 1
-            d = os.path.join(self.out, "trials", f"{self.n:04d}-b{t.block:02d}-{t.scenario}-{level}-{series}")
+            d = os.path.join(self.out, "trials", f"{self.n:04d}-{kind}{t.block:02d}-{t.scenario}-{level}-{series}")
             os.makedirs(d, exist_ok=True)
             req = self.request(series, t.scenario)
             meta = {"index": self.n, "scenario": t.scenario, "mode": plan.base_of(series), "series": series,
@@ -350,7 +324,7 @@ class Interleaved(Run):
             if names:
                 log(f"block {blocks + 1}: starting fresh apps ({', '.join(names)}), invocation "
                     f"{trials.invocation(tp, blocks)}")
-                self.restart(names, trials.invocation(tp, blocks))
+                self.restart(names, blocks)
                 if not self.wrote_machine:
                     with open(os.path.join(self.out, "machine.json"), "w") as f:
                         json.dump(self._facts(*self._app_desc()), f, indent=2)
@@ -358,6 +332,10 @@ class Interleaved(Run):
             t_block = time.monotonic()
             for t in trials.block_trials(tp, blocks):
                 self.records += self.trial(t)
+            if names and tp.warm_blocks:
+                self.settling.append(round(settling(self.warm_records, self.records, blocks), 3))
+                log(f"warm block / first measured block after the start, CPU per request: median "
+                    f"{self.settling[-1]:.2f}x over every series and step")
             blocks += 1
             self.block_s.append(time.monotonic() - t_block)
             left = deadline - time.monotonic()
@@ -384,12 +362,16 @@ class Interleaved(Run):
             self.ps.stop(app.proc, grace_s=10)
         self.ps.stop(self.delay)
         result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
+        with open(os.path.join(self.out, "warm-trials.jsonl"), "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in self.warm_records)
         verdict_report.write(self.out, self.records, result, {
             "design": s.design, "series": list(tp.series), "steps": [[sc, lv, self.tools[(sc, lv)]]
                                                                     for sc, lv in tp.steps],
             "pairs": [list(p) for p in tp.pairs], "seed": self.seed, "restart_every": tp.restart_every,
+            "warm_blocks": tp.warm_blocks,
             "blocks": blocks, "looks": plan_looks, "level": level, "budget_s": s.budget_s,
             "trial": s.duration, "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
+            "settling": self.settling,
             "seconds": round(time.monotonic() - t_run)})
         rc = verdict_report.publish(self.out, WORKER_POOL)
         log(f"done in {time.monotonic() - t_run:.0f} s: {self.out}/report.html")
@@ -400,6 +382,16 @@ class Interleaved(Run):
     @staticmethod
     def mean(xs):
         return sum(xs) / len(xs) if xs else 0.0
+
+
+def settling(warm, measured, block):
+    """The median over series and steps of a warm trial's CPU per request over the same series' and step's in
+    BLOCK (the first measured block after a start): about 1 when the warm block left the apps steady."""
+    first = {(r["series"], r["scenario"], r["rate"]): r["cpu_ms_per_req"] for r in measured
+             if r["block"] == block and r["cpu_ms_per_req"]}
+    ratios = [r["cpu_ms_per_req"] / first[k] for r in warm if r["block"] == block and r["cpu_ms_per_req"]
+              and (k := (r["series"], r["scenario"], r["rate"])) in first]
+    return statistics.median(ratios) if ratios else float("nan")
 
 
 WORKER_POOL = 200   # quarkus.thread-pool.max-threads of the app, for the worker rows' Little's-law ceiling

@@ -8,6 +8,10 @@ when the run may stop.
 - **Invocations.** Every series' app is restarted every RESTART_EVERY blocks, all at the same block boundary and in
   a random order, so a pair's blocks nest in invocations (stats.interval's invocation level) and JIT/layout luck is
   sampled RUN_BLOCKS / RESTART_EVERY times, not frozen in.
+- **Warm blocks.** After every restart the apps run WARM_BLOCKS whole blocks of trials that are recorded apart and
+  never analysed: the last of the warm-up, under the trials' own load. A default run without them (seed 2311,
+  docs/statistics.md) measured every series' first block after a start at 1.4-3.6x the CPU per request of its
+  second block: the JIT and the heap were still settling after the window warm-up had called them steady.
 - **Duet.** With PAIRS, each trial loads two series at the same moment at the step's rate; which one starts first
   alternates from block to block (and from step to step), so a start-order advantage cancels.
 - **Stopping.** The run looks at its intervals only at planned block counts (looks(): from MIN_BLOCKS to what the
@@ -37,10 +41,11 @@ class Plan:
     seed: int
     restart_every: int = 2
     pairs: tuple = ()
+    warm_blocks: int = 1
 
     def __post_init__(self):
-        if self.restart_every < 1:
-            raise ValueError("restart_every is at least 1")
+        if self.restart_every < 1 or self.warm_blocks < 0:
+            raise ValueError("restart_every is at least 1, warm_blocks at least 0")
         if len(set(self.series)) != len(self.series) or not self.series or not self.steps:
             raise ValueError("series (distinct) and steps must not be empty")
         for p in self.pairs:
@@ -98,11 +103,18 @@ def block_trials(plan, block):
     return out
 
 
+def warm_trials(plan, block):
+    """[Trial] of the warm blocks run before BLOCK (after its restarts; [] when BLOCK restarts nothing): the
+    block's own trials and order, repeated WARM_BLOCKS times."""
+    return block_trials(plan, block) * plan.warm_blocks if restarts(plan, block) else []
+
+
 def schedule(plan, blocks):
-    """The whole run for BLOCKS blocks: [("restart", series) | ("trial", Trial)] in order."""
+    """The whole run for BLOCKS blocks: [("restart", series) | ("warm", Trial) | ("trial", Trial)] in order."""
     out = []
     for b in range(blocks):
         out += [("restart", s) for s in restarts(plan, b)]
+        out += [("warm", t) for t in warm_trials(plan, b)]
         out += [("trial", t) for t in block_trials(plan, b)]
     return out
 
@@ -121,12 +133,14 @@ class Timing:
 
 
 def duration_s(plan, blocks, timing=Timing()):
-    """Estimated seconds of a run of BLOCKS blocks: trials plus every restart (the first start included)."""
+    """Estimated seconds of a run of BLOCKS blocks: trials plus every restart (the first start included) with its
+    warm blocks."""
     per_trial = timing.ramp_s + timing.trial_s + timing.gap_s
-    trials = blocks * len(plan.steps) * len(plan.pairs or plan.series)
+    per_block = len(plan.steps) * len(plan.pairs or plan.series)
+    n_restarts = math.ceil(blocks / plan.restart_every)
     restart = timing.start_s + timing.warmup_s
     per_restart = restart if timing.warm_together else restart * len(plan.series)
-    return trials * per_trial + math.ceil(blocks / plan.restart_every) * per_restart
+    return (blocks + n_restarts * plan.warm_blocks) * per_block * per_trial + n_restarts * per_restart
 
 
 def max_blocks(plan, budget_s, timing=Timing()):

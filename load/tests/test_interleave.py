@@ -27,7 +27,7 @@ def test_default_run_is_interleaved_over_the_targets_steps_with_the_aa_pair():
     assert tp.series == ("virtual", "virtual+socket", "reactive", "reactive-aa") and not tp.pairs
     assert [sc for sc, _ in tp.steps] == list(interleave.DEFAULT_SCENARIOS)
     assert tools[("io", 2500.0)] == "vegeta"
-    # the default budget fits the first planned look (8 blocks, 4 invocations) by the time model
+    # the default budget fits the first planned look (MIN_BLOCKS, with every restart's warm block) by the time model
     n = trials.max_blocks(tp, s.budget_s - 20, interleave.timing(s, len(tp.series)))
     assert trials.looks(trials.MIN_BLOCKS, n)[0] == trials.MIN_BLOCKS
 

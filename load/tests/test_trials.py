@@ -50,7 +50,8 @@ def test_every_series_restarts_together_every_k_blocks_in_a_random_order():
     assert all(sorted(s) == sorted(SERIES) for s in starts if s)
     assert len({tuple(s) for s in starts if s}) > 1
     events = trials.schedule(p, 4)
-    assert [e[1] for e in events[:5]] == starts[0] and events[5][0] == "trial"
+    warm = len(STEPS) * len(SERIES)       # the warm block after each restart (trials.warm_trials)
+    assert [e[1] for e in events[:5]] == starts[0] and events[5][0] == "warm" and events[5 + warm][0] == "trial"
     assert sum(e[0] == "restart" for e in events) == 2 * len(SERIES)
 
 
@@ -78,11 +79,11 @@ def test_record_keys_are_what_stats_reads():
 
 
 def test_time_estimate_and_budget():
-    p, tm = plan(restart_every=2), trials.Timing(trial_s=5, ramp_s=1, gap_s=1, start_s=5, warmup_s=30)
+    p, tm = plan(restart_every=2, warm_blocks=0), trials.Timing(trial_s=5, ramp_s=1, gap_s=1, start_s=5, warmup_s=30)
     assert trials.duration_s(p, 1, tm) == 15 * 7 + 5 * 35
     assert trials.duration_s(p, 4, tm) == 4 * 15 * 7 + 2 * 5 * 35
     assert trials.duration_s(p, 4, trials.Timing(warm_together=True)) == 4 * 15 * 7 + 2 * 35
-    duet = plan(pairs=(("virtual", "reactive"),))
+    duet = plan(pairs=(("virtual", "reactive"),), warm_blocks=0)
     assert trials.duration_s(duet, 1, tm) == 3 * 7 + 5 * 35
     for budget in (100, 600, 1200, 20 * 60):
         n = trials.max_blocks(p, budget, tm)
@@ -155,3 +156,17 @@ def test_a_clear_run_stops_at_the_first_look_and_a_hard_one_at_the_budget():
     assert n == looks[-1] and stats.undecided(res)
     assert trials.duration_s(plan(), n, trials.Timing()) <= 3600
     assert math.isclose(res["verdicts"][0]["level"], trials.look_level(looks, n))
+
+
+def test_warm_blocks_follow_every_restart_and_are_timed():
+    p = plan(restart_every=2, warm_blocks=1)
+    sched = trials.schedule(p, 4)
+    kinds = [k for k, _ in sched]
+    # each restart group is followed by one whole block of warm trials: block 0's and block 2's own trials
+    per_block = len(p.steps) * len(p.series)
+    assert kinds.count("warm") == 2 * per_block
+    assert [t for k, t in sched if k == "warm"][:per_block] == trials.block_trials(p, 0)
+    assert not trials.warm_trials(p, 1)
+    tm = trials.Timing(trial_s=5, ramp_s=1, gap_s=1, start_s=5, warmup_s=30)
+    no_warm = trials.duration_s(plan(restart_every=2, warm_blocks=0), 4, tm)
+    assert trials.duration_s(p, 4, tm) == no_warm + 2 * per_block * 7
