@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import psutil
 
-from . import plan, procs, stats, steps, trials, verdict_report
+from . import ladder, plan, procs, stats, steps, trials, verdict_report
 from .cli import Fatal
 from .compare import JAR, Run, children_cpu_ms, fetch, laddr, save, write_targets
 from .procs import Procs, log
@@ -384,6 +384,7 @@ class Interleaved(Run):
             self.ps.stop(app.proc, grace_s=10)
         self.ps.stop(self.delay)
         result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
+        result["ladder"] = ladder.analyse(self.records, level, self.seed, result["design_broken"])
         verdict_report.write(self.out, self.records, result, {
             "design": s.design, "series": list(tp.series), "steps": [[sc, lv, self.tools[(sc, lv)]]
                                                                     for sc, lv in tp.steps],
