@@ -18,7 +18,7 @@ from . import ladder, plan, procs, stats, steps, trials, verdict_report
 from .cli import Fatal
 from .compare import JAR, Run, children_cpu_ms, fetch, laddr, save, write_targets
 from .procs import Procs, log
-from .scenarios import LOAD_DIR
+from .scenarios import LOAD_DIR, table
 from .targets import AA_PAIRS, for_series
 
 # What a default run measures: one step per scenario the targets name (scenario, tool, load), at the rates the
@@ -48,6 +48,11 @@ class App:
     @property
     def pid(self):
         return self.proc.pid
+
+
+def serves(series, scenario):
+    """True when SERIES (a mode, the floor, a rung; +client, -aa) serves SCENARIO (load/scenarios.sh)."""
+    return plan.base_of(series) in table().series_for(scenario)
 
 
 def steps_of(s):
@@ -179,6 +184,10 @@ class Interleaved(Run):
                 self.scrape_ms = json.loads(r.stdout)["scrape_cpu_ms"]
         return started
 
+    def steps_for(self, series):
+        """The plan's steps whose scenario SERIES serves."""
+        return [(sc, rate) for sc, rate in self.tplan.steps if serves(series, sc)]
+
     def use(self, app):
         """Points Run's one-app helpers (request URLs, sampler, smoke) at APP."""
         self.url, self.app_pid, self.app = app.url, app.pid, app.proc
@@ -226,7 +235,7 @@ class Interleaved(Run):
         for k in (1, 2, 3):            # ramped: a cold JVM hit at once with a high rate stays congested
             running = []
             for app in apps:
-                for sc, rate in self.tplan.steps:
+                for sc, rate in self.steps_for(app.series):
                     if self.tools[(sc, rate)] == "hey":
                         rate = plan.levels(sc)[0][0]       # a closed-model step: its scenario at a low rate
                     running.append(self.attack(app, sc, rate * share * k / 3, s.warmup_ms // 3,
@@ -240,7 +249,7 @@ class Interleaved(Run):
             for k in range(QUICK_WARM_WINDOWS if s.quick else WARM_MAX_WINDOWS):
                 cpu0 = psutil.Process(app.pid).cpu_times()
                 bins, running = [], []
-                for sc, rate in self.tplan.steps:     # every step at once, at half its rate: the same mix each time
+                for sc, rate in self.steps_for(app.series):   # every step at once, at half its rate: the same mix
                     if self.tools[(sc, rate)] == "hey":
                         rate = plan.levels(sc)[0][0]
                     bins.append(os.path.join(tdir, f"{app.series}-{sc}-window-{k}.bin"))
@@ -357,7 +366,8 @@ class Interleaved(Run):
                     self.wrote_machine = True
             t_block = time.monotonic()
             for t in trials.block_trials(tp, blocks):
-                self.records += self.trial(t)
+                if all(serves(x, t.scenario) for x in t.series):   # the floor has no db, a rung no fanout
+                    self.records += self.trial(t)
             blocks += 1
             self.block_s.append(time.monotonic() - t_block)
             left = deadline - time.monotonic()

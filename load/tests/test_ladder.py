@@ -171,6 +171,10 @@ def test_floor_and_rungs_are_series_of_any_design():
     assert settings("--modes", "floor,ladder-vt-gateway+socket,ladder-virtual+socket").modes[1] == \
         "ladder-vt-gateway+socket"
     assert plan.base_of("ladder-virtual+socket") == "ladder-virtual"
+    # an interleaved block leaves out the trials of a series that does not serve the step's scenario
+    assert [interleave.serves(x, sc) for x, sc in (("floor", "fanout"), ("floor", "db"), ("ladder-rest", "fanout"),
+                                                   ("ladder-vt-gateway+socket", "io"), ("reactive-aa", "db"))] \
+        == [True, False, False, True, True]
     for modes, message in (("ladder-rest+socket", "a delay client"), ("ladder-nothing", "unknown mode"),
                            ("floors", "unknown mode")):
         with pytest.raises(Fatal, match=message):
