@@ -430,7 +430,7 @@ def dry_run(s):
               + ("" if kind == "restart" else " + ".join(x.series)))
     print(f"design {s.design}: {len(tp.series)} series, {len(tp.steps)} steps; budget {s.budget_s:.0f} s fits about "
           f"{n} blocks (about {trials.duration_s(tp, n, tm):.0f} s); looks at "
-          f"{trials.looks(trials.MIN_BLOCKS, n) or 'none: the budget is too small for a verdict'}")
+          f"{trials.looks(trials.MIN_BLOCKS, n) or f'the end only (fewer than {trials.MIN_BLOCKS} blocks)'}")
     return 0
 
 
