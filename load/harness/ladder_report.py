@@ -130,10 +130,12 @@ def md_lines(data):
     out = ["## Over the floor", ""]
     entries = data.get("over_floor", [])
     if table_rows(data):
+        how = ("mean of the per-block differences", "geometric mean of the per-block ratios") \
+            if any(e.get("level") for e in entries) else ("one step each", "model / floor")
         out += ["What each model adds over the floor (the same io work on a plain Vert.x route with a bare Vert.x "
                 f"HttpClient, in the same app; docs/floor.md), {_level(data)}: CPU per request and p99 of "
-                "successes, added (model - floor, mean of the per-block differences) and as a multiple (geometric "
-                "mean of the per-block ratios). Paste into README with the run's data folder.", "",
+                f"successes, added (model - floor, {how[0]}) and as a multiple ({how[1]}). Paste into README with "
+                "the run's data folder.", "",
                 "| model | step | CPU ms/req, floor -> model | CPU ms/req added | CPU x floor | p99 ms added | "
                 "p99 x floor |", "|---|---|---|---|---|---|---|"]
         out += ["| " + " | ".join(r) + " |" for r in table_rows(data)] + [""]
