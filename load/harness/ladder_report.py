@@ -184,7 +184,7 @@ def waterfall_svg(w):
     ticks = nice_ticks(lo, hi)
     lo, hi = ticks[0], ticks[-1]
     n = len(bars) + 1
-    width, ph = ML + n * (BAR_W + GAP) + 10, H - MT - MB
+    width, ph = max(ML + n * (BAR_W + GAP) + 10, 330), H - MT - MB   # the title fits
 
     def y(v):
         return MT + ph - (v - lo) / (hi - lo) * ph
