@@ -105,6 +105,10 @@ def trial_plan(s, seed):
     """The trials.Plan of a run: its series, steps (scenario, load) and design."""
     series = series_of(s)
     st = steps_of(s)
+    idle = [x for x in series if not any(serves(x, sc) for sc, *_ in st)]
+    if idle:
+        raise Fatal(f"{', '.join(idle)}: no chosen scenario is served by it "
+                    f"({', '.join(dict.fromkeys(sc for sc, *_ in st))}; the ladder's rungs serve io only)")
     pairs = duet_pairs(series) if s.design == "duet" else ()
     if s.design == "duet" and not pairs:
         raise Fatal("--design duet: no target compares two of the chosen series")

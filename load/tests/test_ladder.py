@@ -179,5 +179,7 @@ def test_floor_and_rungs_are_series_of_any_design():
                            ("floors", "unknown mode")):
         with pytest.raises(Fatal, match=message):
             settings("--modes", modes)
+    with pytest.raises(Fatal, match="ladder-rest: no chosen scenario is served by it"):
+        interleave.trial_plan(settings("--modes", "floor,ladder-rest,reactive", "--scenario", "fanout"), 7)
     with pytest.raises(Fatal, match="unknown experiment"):
         settings("--experiment", "ladders")
