@@ -4,7 +4,8 @@ import math
 
 from .steps import AA_SUFFIX, fmt, series_names
 
-MODE_COLORS = {"virtual": "#1f77b4", "worker": "#e6730f", "reactive": "#2ca02c", "virtual+socket": "#17becf",
+MODE_COLORS = {"floor": "#57606a", "virtual": "#1f77b4", "worker": "#e6730f", "reactive": "#2ca02c",
+               "virtual+socket": "#17becf",
                "worker+socket": "#bcbd22"}
 EXTRA_COLORS = ["#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#d62728"]
 

@@ -259,7 +259,7 @@ class Run:
         """One request per scenario: a wrong status is reported now rather than found in the tables."""
         m = plan.base_of(series)
         for scen in self.s.scenarios:
-            if m not in table(self.s.env).modes_for(scen):
+            if m not in table(self.s.env).series_for(scen):
                 continue
             req = self.request(series, scen)
             body_path = os.path.join(self.out, "logs", f"smoke-{m}-{scen}.json")
@@ -294,7 +294,7 @@ class Run:
         s, m, t0 = self.s, plan.base_of(series), time.monotonic()
         tdir = os.path.join(self.out, "logs", f"warmup-{series}")
         os.makedirs(tdir, exist_ok=True)
-        scens = ["io"] if series.endswith("-aa") else [x for x in s.scenarios if m in table(s.env).modes_for(x)]
+        scens = ["io"] if series.endswith("-aa") else [x for x in s.scenarios if m in table(s.env).series_for(x)]
         targets = {}
         for scen in scens:
             targets[scen] = os.path.join(tdir, f"{scen}.targets")

@@ -13,11 +13,11 @@ import sys
 import time
 from dataclasses import dataclass
 
-from . import plan, procs, stats, steps, trials, verdict_report
+from . import ladder, plan, procs, stats, steps, trials, verdict_report
 from .cli import Fatal
 from .compare import JAR, Run, children_cpu_ms, fetch, laddr, save, write_targets
 from .procs import Procs, log
-from .scenarios import LOAD_DIR
+from .scenarios import LOAD_DIR, table
 from .targets import AA_PAIRS, for_series
 
 # What a default run measures: one step per scenario the targets name (scenario, tool, load), at the rates the
@@ -29,7 +29,7 @@ DEFAULT_SERIES = ("virtual", "virtual+socket", "reactive")
 QUICK_STEPS = (("io", "vegeta", 500),)
 QUICK_SERIES = ("virtual", "reactive")
 QUICK_BLOCKS = 3          # --quick runs this many blocks whatever its budget says, and looks once
-TRIAL_OVERHEAD_S = 0.6   # per trial beside its load (sampler, scrapes, tool start, row): 72 s blocks of 16 4-s trials, quiet
+TRIAL_OVERHEAD_S = 0.6   # per trial beside its load (sampler, scrapes, tool start): 72 s blocks of 16 4-s trials
 
 
 @dataclass
@@ -43,6 +43,11 @@ class App:
     @property
     def pid(self):
         return self.proc.pid
+
+
+def serves(series, scenario):
+    """True when SERIES (a mode, the floor, a rung; +client, -aa) serves SCENARIO (load/scenarios.sh)."""
+    return plan.base_of(series) in table().series_for(scenario)
 
 
 def steps_of(s):
@@ -95,6 +100,10 @@ def trial_plan(s, seed):
     """The trials.Plan of a run: its series, steps (scenario, load) and design."""
     series = series_of(s)
     st = steps_of(s)
+    idle = [x for x in series if not any(serves(x, sc) for sc, *_ in st)]
+    if idle:
+        raise Fatal(f"{', '.join(idle)}: no chosen scenario is served by it "
+                    f"({', '.join(dict.fromkeys(sc for sc, *_ in st))}; the ladder's rungs serve io only)")
     pairs = duet_pairs(series) if s.design == "duet" else ()
     if s.design == "duet" and not pairs:
         raise Fatal("--design duet: no target compares two of the chosen series")
@@ -176,6 +185,10 @@ class Interleaved(Run):
                 self.scrape_ms = json.loads(r.stdout)["scrape_cpu_ms"]
         return started
 
+    def steps_for(self, series):
+        """The plan's steps whose scenario SERIES serves."""
+        return [(sc, rate) for sc, rate in self.tplan.steps if serves(series, sc)]
+
     def use(self, app):
         """Points Run's one-app helpers (request URLs, sampler, smoke) at APP."""
         self.url, self.app_pid, self.app = app.url, app.pid, app.proc
@@ -189,7 +202,8 @@ class Interleaved(Run):
                 self.ps.stop(old.proc, grace_s=10)
         started = self.start_apps(names, trials.invocation(self.tplan, block))
         self.warm(started)
-        warm = [r for t in trials.warm_trials(self.tplan, block) for r in self.trial(t, kind="w")]
+        warm = [r for t in trials.warm_trials(self.tplan, block) if all(serves(x, t.scenario) for x in t.series)
+                for r in self.trial(t, kind="w")]
         self.warm_records += warm
         for app in started:
             mine = [r for r in warm if r["series"] == app.series]
@@ -225,7 +239,7 @@ class Interleaved(Run):
         for k in (1, 2, 3):            # ramped: a cold JVM hit at once with a high rate stays congested
             running = []
             for app in apps:
-                for sc, rate in self.tplan.steps:
+                for sc, rate in self.steps_for(app.series):
                     if self.tools[(sc, rate)] == "hey":
                         rate = plan.levels(sc)[0][0]       # a closed-model step: its scenario at a low rate
                     running.append(self.attack(app, sc, rate * share * k / 3, s.warmup_ms // 3,
@@ -331,7 +345,8 @@ class Interleaved(Run):
                     self.wrote_machine = True
             t_block = time.monotonic()
             for t in trials.block_trials(tp, blocks):
-                self.records += self.trial(t)
+                if all(serves(x, t.scenario) for x in t.series):   # the floor has no db, a rung no fanout
+                    self.records += self.trial(t)
             if names and tp.warm_blocks:
                 self.settling.append(round(settling(self.warm_records, self.records, blocks), 3))
                 log(f"warm block / first measured block after the start, CPU per request: median "
@@ -362,6 +377,7 @@ class Interleaved(Run):
             self.ps.stop(app.proc, grace_s=10)
         self.ps.stop(self.delay)
         result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
+        result["ladder"] = ladder.analyse(self.records, level, self.seed, result["design_broken"])
         with open(os.path.join(self.out, "warm-trials.jsonl"), "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in self.warm_records)
         verdict_report.write(self.out, self.records, result, {
@@ -411,7 +427,7 @@ def dry_run(s):
               + ("" if kind == "restart" else " + ".join(x.series)))
     print(f"design {s.design}: {len(tp.series)} series, {len(tp.steps)} steps; budget {s.budget_s:.0f} s fits about "
           f"{n} blocks (about {trials.duration_s(tp, n, tm):.0f} s); looks at "
-          f"{trials.looks(trials.MIN_BLOCKS, n) or 'none: the budget is too small for a verdict'}")
+          f"{trials.looks(trials.MIN_BLOCKS, n) or f'the end only (fewer than {trials.MIN_BLOCKS} blocks)'}")
     return 0
 
 

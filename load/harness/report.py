@@ -30,7 +30,7 @@ from importlib import resources
 
 import jinja2
 
-from . import archive, machine, verdict_report
+from . import archive, ladder_report, machine, verdict_report
 from .charts import Tips, mode_color, series_for, svg_chart
 from .steps import (
     AA_SUFFIX,
@@ -95,7 +95,9 @@ def write_csv_json(run, rows):
                         for k in FIELDS})
     meta = read_json(os.path.join(run, "machine.json"), {})
     with open(os.path.join(run, "summary.json"), "w") as f:   # one row a line: a fifth smaller than indented
-        f.write("{" + verdict_report.json_head(run) + '"machine": ' + json.dumps(meta, indent=1) + ',\n"rows": [\n'
+        lad = ladder_report.of_run(verdict_report.load(run), rows)
+        f.write("{" + verdict_report.json_head(run) + (f'"ladder": {json.dumps(lad)},\n' if lad else "")
+                + '"machine": ' + json.dumps(meta, indent=1) + ',\n"rows": [\n'
                 + ",\n".join(json.dumps(r) for r in rows) + "\n]}\n")
 
 
@@ -155,7 +157,7 @@ def write_md(run, rows, meta, scenarios, worker_pool):
               f"- **pools and limits** (every mode): {settings_text(meta)}",
               ""] + [f"- {x}" for x in method_notes(meta)] + [""]
     decided = verdict_report.md_lines(verdict_report.load(run))
-    lines[2:2] = decided
+    lines[2:2] = decided + ladder_report.md_lines(ladder_report.of_run(verdict_report.load(run), rows))
     lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival rate; their "
               "percentiles leave out the requests of the step's ramp-in (RAMP_IN, 1 s by default), which "
               "'p99 incl. ramp-in' counts too. hey rows "
@@ -262,7 +264,7 @@ def scenario_charts(sr, ceil, tips):
 
 def render_html(rows, meta, scenarios, worker_pool, decided=None):
     """report.html's text, from templates/report.html.j2; DECIDED: an interleaved run's verdicts.json, which
-    opens the page (and replaces the point verdicts of the targets table)."""
+    opens the page (and replaces the point verdicts of the targets table), the floor and the ladder after it."""
     names = series_names(rows)
     runs = "saturation_runs" in (meta or {})
     sections, tips = [], Tips()
@@ -279,6 +281,7 @@ def render_html(rows, meta, scenarios, worker_pool, decided=None):
     return TEMPLATES.get_template("report.html.j2").render(
         css=CSS, meta=meta, order=order_text(meta), targets=[] if decided else targets(rows, worker_pool),
         targets_note=TARGETS_NOTE, verdicts=verdict_report.html_section(decided),
+        ladder=ladder_report.html_section(ladder_report.of_run(decided, rows)),
         saturation=[{"series": m, "rate": fmt(x, 0) if x else "none", "per_run": per_run_text(meta, m), "limit": w}
                     for m, x, w in sat],
         per_run=runs, facts=[(label, fact(meta, k)) for k, label in FACTS],

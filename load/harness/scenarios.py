@@ -10,10 +10,11 @@ PARAMS = ("DELAY", "IO_CALLS", "FANOUT_CALLS", "DB_QUERIES", "SLOW_DELAY", "CPU_
 
 _DUMP = r'''
 . "$1/scenarios.sh"
-printf '{"scenarios": "%s", "modes": "%s", "requests": [' "$VTVR_SCENARIOS" "$VTVR_MODES"
+printf '{"scenarios": "%s", "modes": "%s", "ladder": "%s", "requests": [' "$VTVR_SCENARIOS" "$VTVR_MODES" \
+  "$VTVR_LADDER"
 sep=""
 for s in $VTVR_SCENARIOS; do
-  for m in $(vtvr_modes_for "$s"); do
+  for m in $(vtvr_series_for "$s"); do
     vtvr_request "$m" "$s"
     printf '%s["%s", "%s", "%s", "%s", %s, "%s"]' "$sep" "$m" "$s" "$REQ_METHOD" "$REQ_PATH" "$REQ_STATUS" \
       "$(printf '%s' "$REQ_BODY" | sed 's/\\/\\\\/g; s/"/\\"/g')"
@@ -40,11 +41,21 @@ class Request:
 @dataclass(frozen=True)
 class Table:
     scenarios: tuple
-    modes: tuple
-    requests: dict   # (mode, scenario) -> Request
+    modes: tuple     # the product's modes
+    ladder: tuple    # the ladder's rungs (docs/floor.md); with "floor" the measurement-only series
+    requests: dict   # (series, scenario) -> Request
+
+    @property
+    def series(self):
+        """Every series a URL serves: the modes, the floor and the ladder's rungs."""
+        return (*self.modes, "floor", *self.ladder)
 
     def modes_for(self, scenario):
         return tuple(m for m in self.modes if (m, scenario) in self.requests)
+
+    def series_for(self, scenario):
+        """The modes, the floor and the rungs that serve SCENARIO."""
+        return tuple(m for m in self.series if (m, scenario) in self.requests)
 
     def request(self, mode, scenario):
         return self.requests[(mode, scenario)]
@@ -60,7 +71,7 @@ def _read(overrides):
                          check=True).stdout
     d = json.loads(out)
     reqs = {(m, s): Request(method, path, status, body) for m, s, method, path, status, body in d["requests"]}
-    return Table(tuple(d["scenarios"].split()), tuple(d["modes"].split()), reqs)
+    return Table(tuple(d["scenarios"].split()), tuple(d["modes"].split()), tuple(d["ladder"].split()), reqs)
 
 
 def table(params=None):

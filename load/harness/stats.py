@@ -89,6 +89,16 @@ def _cluster_se(y, clusters):
     return math.sqrt(g / (g - 1) * float((sums ** 2).sum()) / n ** 2)
 
 
+def _t_se(y, clusters, what):
+    """(standard error of mean(y), degrees of freedom, the method's name) for Student's t: invocation-level when the
+    values nest in several invocations (Kalibera and Jones), else over the values themselves."""
+    n, g = len(y), len(set(clusters))
+    if 1 < g < n:
+        return _cluster_se(y, clusters), g - 1, f"t on {what}, invocation-level SE ({g} invocations)"
+    return (float(y.std(ddof=1)) / math.sqrt(n), n - 1,
+            f"t on {what}" + (" (one invocation: invocation variance not sampled)" if g == 1 else ""))
+
+
 def _two_stage_bootstrap(y, clusters, level, rng, resamples):
     """Percentile interval of the mean: resample invocations, then blocks inside each chosen invocation."""
     groups = [y[[c == k for c in clusters]] for k in sorted(set(clusters), key=str)]
@@ -128,11 +138,7 @@ def interval(log_ratios, invocations=None, level=0.95, method="auto", seed=0):
     if np.ptp(y) == 0:                       # every block gave the same ratio (ok_rate of two full series)
         return Interval(math.exp(m), math.exp(m), math.exp(m), n, g, "exact (no spread)", level, m, 0.0, None)
     if method == "t":
-        if nested:
-            se, df, name = _cluster_se(y, clusters), g - 1, f"t on log ratios, invocation-level SE ({g} invocations)"
-        else:
-            se, df = float(y.std(ddof=1)) / math.sqrt(n), n - 1
-            name = "t on log ratios" + (" (one invocation: invocation variance not sampled)" if g == 1 else "")
+        se, df, name = _t_se(y, clusters, "log ratios")
         h = float(sps.t.ppf(1 - a / 2, df)) * se
         return Interval(math.exp(m), math.exp(m - h), math.exp(m + h), n, g, name, level, m, se, df)
     rng = np.random.default_rng(seed)
@@ -144,6 +150,36 @@ def interval(log_ratios, invocations=None, level=0.95, method="auto", seed=0):
         lo, hi, se = res.confidence_interval.low, res.confidence_interval.high, float(res.standard_error)
         name = "bootstrap BCa on log ratios"
     return Interval(math.exp(m), math.exp(lo), math.exp(hi), n, g, name, level, m, se, None)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A mean difference with its confidence interval (low, high None with fewer than 2 values)."""
+    mean: float
+    low: float | None
+    high: float | None
+    n: int
+    invocations: int
+    method: str
+    level: float
+
+
+def difference(diffs, invocations=None, level=0.95):
+    """The mean of per-block differences DIFFS (A - B in the metric's unit) and its LEVEL interval: Student's t with
+    the invocation-level standard error as interval()'s, on the differences themselves, so that the steps of a
+    waterfall add up to the difference of their ends."""
+    y = np.asarray(diffs, dtype=float)
+    n = len(y)
+    clusters = list(invocations) if invocations is not None else list(range(n))
+    g = len(set(clusters))
+    if n < 2:
+        return Difference(float(y[0]) if n else math.nan, None, None, n, g, "none (fewer than 2 blocks)", level)
+    m = float(y.mean())
+    if np.ptp(y) == 0:
+        return Difference(m, m, m, n, g, "exact (no spread)", level)
+    se, df, name = _t_se(y, clusters, "differences")
+    h = float(sps.t.ppf(1 - (1 - level) / 2, df)) * se
+    return Difference(m, m - h, m + h, n, g, name, level)
 
 
 # ---------------------------------------------------------------------------------------------- verdict
@@ -209,7 +245,8 @@ def _pick(recs, series, other):
 
 @dataclass(frozen=True)
 class Pairing:
-    """The log ratios of one pair at one step: values, their invocation keys, and the blocks left out."""
+    """The log ratios of one pair at one step (or what pair()'s COMBINE made of each block), their invocation keys,
+    and the blocks left out."""
     log_ratios: list
     invocations: list
     blocks: int          # blocks with both values
@@ -217,8 +254,13 @@ class Pairing:
     dropped: int         # blocks where a trial of the pair could not run (error)
 
 
-def pair(records, a, b, scenario, rate, metric):
-    """Pairing of series A over series B at (SCENARIO, RATE) for METRIC, block by block."""
+def log_ratio(va, vb):
+    return math.log(va / vb)
+
+
+def pair(records, a, b, scenario, rate, metric, combine=log_ratio):
+    """Pairing of series A over series B at (SCENARIO, RATE) for METRIC, block by block; COMBINE makes a block's
+    value from A's and B's (the log ratio; a difference for ladder.py's added cost)."""
     by_block = {}
     for r in records:
         if r["scenario"] == scenario and float(r["rate"]) == float(rate):
@@ -236,7 +278,7 @@ def pair(records, a, b, scenario, rate, metric):
             for s, v in ((a, va), (b, vb)):
                 missing[s] += v is None
             continue
-        ys.append(math.log(va / vb))
+        ys.append(combine(va, vb))
         invs.append((ra.get("invocation", 0), rb.get("invocation", 0)))
     return Pairing(ys, invs, len(ys), {s: k for s, k in missing.items() if k}, dropped)
 

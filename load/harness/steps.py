@@ -24,7 +24,7 @@ TEXT_FIELDS = {"scenario", "params", "mode", "tool", "load_kind", "client", "sta
                "runs", "p99_range_ms", "ranges"}
 RATE_TOLERANCE = 0.95
 
-MODE_ORDER = ["virtual", "virtual+socket", "worker", "worker+socket", "reactive"]
+MODE_ORDER = ["floor", "virtual", "virtual+socket", "worker", "worker+socket", "reactive"]
 AA_SUFFIX = "-aa"   # the A/A row: the same mode measured a second time in the same run, from a fresh app
 SCENARIO_ORDER = ["io", "fanout", "db", "slow-query", "checkout", "cpu", "pinning", "pinning-reentrant"]
 

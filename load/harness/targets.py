@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import ladder
 from .stats import METRICS
 from .steps import AA_SUFFIX
 
@@ -25,6 +26,7 @@ class Target:
     scenarios: tuple
     rates: tuple | None = None
     full: tuple = ()
+    label: str = ""      # the name a reader sees, when the ratio is a means to another claim (ladder.py's share)
 
     def __post_init__(self):
         if self.metric not in METRICS:
@@ -42,7 +44,8 @@ class Target:
 
     @property
     def name(self):
-        return f"{self.series[0]} {LABELS[self.metric]} {self.bound} x {self.series[1]}"
+        plain = f"{self.series[0]} {LABELS[self.metric]} {self.bound} x {self.series[1]}"
+        return f"{self.label} ({plain})" if self.label else plain
 
 
 _ALL4 = ("io", "fanout", "db", "checkout")
@@ -65,6 +68,13 @@ TARGETS = (
     *(Target("ok_rate", (v, "reactive"), (1 / 1.1, 1.1), ("cpu",), rates=(16.0,))
       for v in ("virtual", "virtual+socket", "worker")),
 )
+
+# issue #21: the project's own rungs cost <= 10 % of a mode's CPU per request, i.e. the rung below them uses >= 90 %
+# of the mode's (ladder.py, docs/floor.md); judged wherever a run measures both
+TARGETS += tuple(Target("cpu_ms_per_req", (base, mode), (1 - ladder.PROJECT_SHARE_MAX, None), ("io",),
+                        full=(base, mode), label=f"{mode}: the project's own rungs "
+                                                 f"<= {100 * ladder.PROJECT_SHARE_MAX:.0f} % of its CPU/req")
+                 for mode, base in ladder.PROJECT_BASE.items())
 
 AA_PAIRS = (("reactive" + AA_SUFFIX, "reactive"),)   # the A/A pair, run like every other series
 

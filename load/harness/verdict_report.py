@@ -35,7 +35,8 @@ def load(run):
     data = read_json(os.path.join(run, VERDICTS))
     if data is None:
         data = read_json(os.path.join(run, "summary.json"), {})
-        data = {k: data[k] for k in ("verdicts", "design", "design_broken", "skipped")} if "verdicts" in data else None
+        data = {k: data[k] for k in ("verdicts", "design", "design_broken", "skipped", "ladder") if k in data} \
+            if "verdicts" in data else None
     return data
 
 

@@ -142,3 +142,29 @@ def test_compare_interleaved_interrupted_in_a_block(tmp_path, db_dir):
     rc, err = interrupt(tmp_path, ["./compare.sh", "--quick", "--modes", "reactive", "--out", str(tmp_path / "run")],
                         r"block 1 done", env={"DB_DIR": db_dir})
     assert rc == 130 and "interrupted" in err
+
+
+def test_compare_ladder_quick_end_to_end(tmp_path, db_dir):
+    """--experiment ladder --quick: the floor, a rung and a mode as series of an interleaved run, and the report's
+    floor section (summary.json's ladder, summary.md's table, report.html's waterfall)."""
+    mark = uuid.uuid4().hex
+    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": db_dir}
+    env.pop("PYTHON", None)
+    r = subprocess.run(["./compare.sh", "--experiment", "ladder", "--quick", "--seed", "5", "--out",
+                        str(tmp_path / "run")], cwd=LOAD, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = tmp_path / "run"
+    data = json.loads((out / "summary.json").read_text())
+    blocks = data["design"]["blocks"]
+    assert data["design"]["series"] == ["floor", "ladder-rest-client", "reactive", "reactive-aa"] and blocks >= 3
+    lad = data["ladder"]
+    assert {(e["series"], e["metric"]) for e in lad["over_floor"]} >= {("reactive", "cpu_ms_per_req"),
+                                                                      ("ladder-rest-client", "p99_ok_ms")}
+    assert all(e["blocks"] == blocks and e["ratio"] > 0 for e in lad["over_floor"])
+    (w,) = lad["waterfall"]
+    assert w["rungs"] == ["floor", "ladder-rest-client", "reactive"] and len(w["bars"]) == 2
+    (share,) = lad["project_share"]
+    assert share["mode"] == "reactive" and share["verdict"] in ("PASS", "FAIL", "INCONCLUSIVE", "not judged")
+    assert "## Over the floor" in (out / "summary.md").read_text()
+    assert "<h2>Over the floor</h2>" in (out / "report.html").read_text()
+    assert not marked(mark)

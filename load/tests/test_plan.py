@@ -86,7 +86,7 @@ def test_environment_overrides():
 
 @pytest.mark.parametrize("argv, env, message", [
     (["--scenario", "nope"], {}, "unknown scenario 'nope'"),
-    (["--modes", "reactive+socket"], {}, "exists for virtual and worker only"),
+    (["--modes", "reactive+socket"], {}, "exists for virtual, worker, ladder-vt-gateway, ladder-virtual only"),
     (["--modes", "quantum"], {}, "unknown mode 'quantum'"),
     (["--aa", "worker", "--modes", "virtual"], {}, "--aa worker: not one of the measured modes"),
     (["--rotate", "x"], {}, "--rotate takes a whole number"),
