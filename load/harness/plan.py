@@ -43,6 +43,8 @@ EXPERIMENTS = {
                rates=(20, 100, 400), conc=(10, 300)),
     "saturate": dict(scenarios="io", tools="vegeta", rates=(1000, 2500, 4000, 5500, 7000, 8500, 10000)),
     "cost": dict(scenarios="io,fanout", cost=True, duration="10s", aa="none"),
+    # io held at 1,000 .. 100,000 requests in flight over HTTP/1.1 and h2c: its own plan (harness/scale.py)
+    "scale": dict(scenarios="io", tools="vegeta", aa="none"),
 }
 # The cost experiment's own plan: the work per request varies, not the load
 COST_STEPS = [("fanout", "vegeta", 20, f"FANOUT_CALLS={x}") for x in (1, 10, 100)] + \
@@ -179,9 +181,9 @@ def settings(args, environ, rng=random):
     aa = args.aa or ""
     exp = args.experiment or ""
     if exp:
-        preset = EXPERIMENTS.get(exp if exp in ("saturate", "cost") else exp.upper())
+        preset = EXPERIMENTS.get(exp if exp in ("saturate", "cost", "scale") else exp.upper())
         if preset is None:
-            raise Fatal(f"unknown experiment '{exp}' (E1 .. E8, saturate, cost)")
+            raise Fatal(f"unknown experiment '{exp}' (E1 .. E8, saturate, cost, scale)")
         s.experiment = exp
         s.scenarios = _csv(preset["scenarios"])
         s.modes = _csv(preset.get("modes")) or s.modes
