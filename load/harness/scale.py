@@ -11,6 +11,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import psutil
 
@@ -270,6 +271,7 @@ class ScaleRun:
 
     def run(self):
         t0 = time.monotonic()
+        self.base.started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.base.prepare()
         log(f"scale: {len(self.groups)} series x transport, about {estimate_s(self.groups) / 60:.0f} min")
         index = 0
@@ -435,7 +437,6 @@ def write_report(out, rows, meta, limits, ends, nofile):
              f"- **pools and limits** (as the first app told them at /q/info): {app_settings}",
              "- **raised for this experiment** (per series and transport; a normal run keeps the defaults): ",
              *[f"  - {k}: " + ", ".join(f"{n}={v}" for n, v in lim.items() if n != "http1_ceiling")
-               + "; HTTP/2 streams per connection 1000 (quarkus.http.limits.max-concurrent-streams)"
                for k, lim in limits.items()],
              f"- **what stops HTTP/1.1 here**: {ceiling('http1', '', nofile)[1]}: at most "
              f"{ceiling('http1', '', nofile)[0]:,} waiting requests per app (the socket client with h2c in front: "
