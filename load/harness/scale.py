@@ -127,11 +127,11 @@ def parse_nmt(text):
     return out
 
 
-def estimate_s(groups):
-    """Seconds a run of GROUPS ([(series, transport, [Level])], one app each) takes: app start, the levels, the
-    last level's drain and a full GC with native memory before and at every level."""
-    return sum(APP_START_S + JCMD_S + sum(lv.send_s + JCMD_S for lv in lvs) + (lvs[-1].delay_ms / 1000 if lvs else 0)
-               for _, _, lvs in groups) + 10
+def estimate_s(groups, warm_s=0.0):
+    """Seconds a run of GROUPS ([(series, transport, [Level])], one app each) takes: app start and warm-up (WARM_S),
+    the levels, the last level's drain and a full GC with native memory before and at every level and after."""
+    return sum(APP_START_S + warm_s + 2 * JCMD_S + sum(lv.send_s + JCMD_S for lv in lvs) +
+               (lvs[-1].delay_ms / 1000 if lvs else 0) for _, _, lvs in groups if lvs) + 10
 
 
 def groups_of(s, nofile):
@@ -156,6 +156,8 @@ def raised(levels, transport):
     env = {"BENCH_MAX_IN_FLIGHT": str(2 * top), "BENCH_MAX_DELAY": str(longest_s * 1000),
            "BENCH_REQUEST_DEADLINE": f"{longest_s + 30}s",
            "QUARKUS_REST_CLIENT_DELAY_READ_TIMEOUT": str((longest_s + 30) * 1000),
+           # thousands of connections opened at once wait in the accept queue longer than the default 1 s
+           "QUARKUS_REST_CLIENT_DELAY_CONNECT_TIMEOUT": "10000",
            "QUARKUS_HTTP_IDLE_TIMEOUT": f"{longest_s + 60}s",
            "QUARKUS_HTTP_LIMITS_MAX_CONNECTIONS": str(4 * top),
            "BENCH_DELAY_HTTP2": str(transport == "h2c").lower()}
@@ -273,7 +275,8 @@ class ScaleRun:
         t0 = time.monotonic()
         self.base.started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.base.prepare()
-        log(f"scale: {len(self.groups)} series x transport, about {estimate_s(self.groups) / 60:.0f} min")
+        log(f"scale: {len(self.groups)} series x transport, about "
+            f"{estimate_s(self.groups, plan.warmup_s(self.s)) / 60:.0f} min")
         index = 0
         for series, transport, levels in self.groups:
             if not levels:
@@ -294,6 +297,7 @@ class ScaleRun:
         raised_text = ", ".join(f"{k}={v}" for k, v in env.items())
         log(f"{series} over {transport}: a fresh delay service and app ({raised_text})")
         b.start_system(f"{series}-{transport}", plan.client_of(series))
+        b.warm(series)   # the JIT's first compilations are not what a waiting request costs
         java_home, pid, mode = os.environ["JAVA_HOME"], b.app_pid, plan.base_of(series)
         if not self.limits:
             with open(os.path.join(self.out, "machine.json"), "w") as f:
@@ -471,7 +475,7 @@ def run(s, argv):
             print(f"{series} {transport}: " + (", ".join(f"{x.in_flight:,} ({x.rate:,} req/s x {x.delay_ms} ms)"
                                                          for x in levels) or "no level fits")
                   + f"  [{ceiling(transport, plan.client_of(series), nofile)[1]}]")
-        print(f"about {estimate_s(groups):.0f} s")
+        print(f"about {estimate_s(groups, plan.warmup_s(s)):.0f} s")
         return 0
     out = os.path.abspath(s.out or default_out())
     if os.path.isdir(os.path.join(out, "steps")) and os.listdir(os.path.join(out, "steps")):
