@@ -86,9 +86,11 @@ def ceiling(transport, client, nofile):
 
 
 def levels_for(levels, transport, client, nofile):
-    """LEVELS that one app can hold with this transport (HTTP/1.1 stops at the open-files ceiling)."""
+    """LEVELS that one app can hold with this transport and client, and the first one past its open-files ceiling
+    (measured, not assumed: its row shows how the app fails there)."""
     top, _ = ceiling(transport, client, nofile)
-    return tuple(n for n in levels if top is None or n <= top)
+    below = tuple(n for n in levels if top is None or n <= top)
+    return below + tuple(n for n in levels if top is not None and n > top)[:1]
 
 
 def slope(points):
@@ -147,7 +149,7 @@ def groups_of(s, nofile):
     return out
 
 
-def raised(levels, transport):
+def raised(levels, transport, client=""):
     """What this experiment raises for its apps and delay service, as environment variables (the defaults of a
     normal run stay as they are): admission, the longest delay, the request deadline and read timeout past the
     longest delay, idle timeouts an HTTP/1.1 connection waiting that long needs, the connection limits, the pool."""
@@ -161,7 +163,7 @@ def raised(levels, transport):
            "QUARKUS_HTTP_IDLE_TIMEOUT": f"{longest_s + 60}s",
            "QUARKUS_HTTP_LIMITS_MAX_CONNECTIONS": str(4 * top),
            "BENCH_DELAY_HTTP2": str(transport == "h2c").lower()}
-    if transport == "http1":   # one connection per waiting call: the pool must not be what stops it
+    if sockets_per_request(transport, client):   # a connection per waiting call: the pool must not stop it
         env["QUARKUS_REST_CLIENT_DELAY_CONNECTION_POOL_SIZE"] = str(2 * top)
     return env
 
@@ -288,7 +290,7 @@ class ScaleRun:
 
     def group(self, series, transport, levels, index):
         s, b = self.s, self.base
-        env = raised(levels, transport)
+        env = raised(levels, transport, plan.client_of(series))
         for k in self.env_set:   # the previous group's, so none leaks into this one
             os.environ.pop(k, None)
         self.env_set = set(env)
@@ -299,6 +301,7 @@ class ScaleRun:
         b.start_system(f"{series}-{transport}", plan.client_of(series))
         b.warm(series)   # the JIT's first compilations are not what a waiting request costs
         java_home, pid, mode = os.environ["JAVA_HOME"], b.app_pid, plan.base_of(series)
+        meta_client = plan.client_of(series)
         if not self.limits:
             with open(os.path.join(self.out, "machine.json"), "w") as f:
                 json.dump(b._facts(*b._app_desc()), f, indent=2)
@@ -318,7 +321,9 @@ class ScaleRun:
                 meta = {"index": index, "scenario": "io", "mode": mode, "series": series,
                         "client": plan.client_of(series), "tool": "vegeta", "load_kind": "rate", "load": lv.rate,
                         "duration_s": lv.send_s, "ramp_in_s": 0, "params": f"delay={lv.delay_ms}&calls=1",
-                        "app_pid": pid, "level": lv.in_flight, "transport": transport, "delay_ms": lv.delay_ms}
+                        "app_pid": pid, "level": lv.in_flight, "transport": transport, "delay_ms": lv.delay_ms,
+                        "past_ceiling": (ceiling(transport, meta_client, self.nofile)[0] or lv.in_flight)
+                        < lv.in_flight}
                 with open(os.path.join(d, "meta.json"), "w") as f:
                     json.dump(meta, f)
                 monitor.open(d, os.path.join(d, "samples.jsonl"))
@@ -360,7 +365,7 @@ class ScaleRun:
             if extra is None:
                 continue
             row = step_row(step, 200)
-            row.update({k: meta.get(k) for k in ("level", "transport", "delay_ms")}, **extra)
+            row.update({k: meta.get(k) for k in ("level", "transport", "delay_ms", "past_ceiling")}, **extra)
             for key in ("p50_ok_ms", "p99_ok_ms"):
                 row[key.replace("_ok_ms", "_over_delay_ms")] = None if row[key] is None else \
                     rnd(row[key] - meta["delay_ms"], 1)
@@ -384,7 +389,8 @@ def peak_in_flight(samples_path):
 
 
 # ---------------------------------------------------------------------------------------------- report
-COLS = [("mode", "series"), ("transport", "transport"), ("level", "level"), ("in_flight", "in flight"),
+COLS = [("mode", "series"), ("transport", "transport"), ("level", "level"), ("past_ceiling", "past the files ceiling"),
+        ("in_flight", "in flight"),
         ("load", "req/s"), ("delay_ms", "delay ms"), ("success_pct", "ok %"), ("p50_over_delay_ms", "p50 over delay"),
         ("p99_over_delay_ms", "p99 over delay"), ("cpu_ms_per_req", "CPU ms/req"), ("rss_kib", "RSS KiB"),
         ("heap_after_gc_kib", "heap after GC KiB"), ("mem_kib_per_request", "KiB/req (RSS)"),

@@ -30,9 +30,11 @@ def test_http1_stops_at_the_open_files_ceiling_h2c_does_not():
     assert scale.sockets_per_request("h2c", "socket") == 1
     top, why = scale.ceiling("http1", "", 20_000)
     assert top == 9_750 and "open files" in why
-    assert scale.levels_for(scale.LEVELS, "http1", "", 20_000) == (1_000, 5_000)
-    assert scale.levels_for(scale.LEVELS, "h2c", "socket", 20_000) == (1_000, 5_000, 10_000)
+    # the first level past the ceiling is measured too: how the app fails there is the finding
+    assert scale.levels_for(scale.LEVELS, "http1", "", 20_000) == (1_000, 5_000, 10_000)
+    assert scale.levels_for(scale.LEVELS, "h2c", "socket", 20_000) == (1_000, 5_000, 10_000, 25_000)
     assert scale.levels_for(scale.LEVELS, "h2c", "", 20_000) == scale.LEVELS
+    assert scale.levels_for(scale.QUICK_LEVELS, "http1", "", 20_000) == scale.QUICK_LEVELS
 
 
 def test_slope_is_the_least_squares_line():
@@ -83,6 +85,7 @@ def test_raised_limits_cover_the_longest_level_and_the_transport():
     assert "QUARKUS_REST_CLIENT_DELAY_CONNECTION_POOL_SIZE" not in env
     env = scale.raised(stairs[:2], "http1")
     assert env["BENCH_DELAY_HTTP2"] == "false" and env["QUARKUS_REST_CLIENT_DELAY_CONNECTION_POOL_SIZE"] == "10000"
+    assert scale.raised(stairs[:3], "h2c", "socket")["QUARKUS_REST_CLIENT_DELAY_CONNECTION_POOL_SIZE"] == "20000"
     assert scale.vegeta_args(stairs[-1], "h2c")[0] == "-h2c"
     assert "-h2c" not in scale.vegeta_args(stairs[0], "http1")
 
@@ -90,8 +93,8 @@ def test_raised_limits_cover_the_longest_level_and_the_transport():
 def test_the_plan_fits_25_minutes_for_virtual_and_reactive_and_quick_fits_2():
     s = settings("--modes", "virtual,reactive")
     groups = scale.groups_of(s, 20_000)
-    assert [(g[0], g[1], len(g[2])) for g in groups] == [("virtual", "http1", 2), ("virtual", "h2c", 6),
-                                                        ("reactive", "http1", 2), ("reactive", "h2c", 6)]
+    assert [(g[0], g[1], len(g[2])) for g in groups] == [("virtual", "http1", 3), ("virtual", "h2c", 6),
+                                                        ("reactive", "http1", 3), ("reactive", "h2c", 6)]
     assert scale.estimate_s(groups, plan.warmup_s(s)) <= 25 * 60
     s = settings("--quick", "--modes", "virtual")
     quick = scale.groups_of(s, 20_000)
@@ -103,7 +106,7 @@ def test_dry_run_prints_the_staircase(capsys):
     s = settings("--dry-run", "--modes", "virtual+socket")
     assert scale.run(s, []) == 0
     out = capsys.readouterr().out
-    assert "virtual+socket h2c: 1,000" in out and "10,000 (2,000 req/s x 5000 ms)" in out and "25,000" not in out
+    assert "virtual+socket h2c: 1,000" in out and "25,000 (2,000 req/s x 12500 ms)" in out and "50,000" not in out
 
 
 @pytest.mark.slow
