@@ -252,13 +252,19 @@ def jcmd(java_home, pid, *command, timeout=60):
 def memory(java_home, pid, url):
     """A full GC, then the heap left (the live set: what the waiting requests hold), RSS, native memory by category
     (NMT summary), OS threads and open files."""
-    jcmd(java_home, pid, "GC.run")
-    _, body = fetch(url + "/q/metrics", 10)
-    heap = metric_sum(parse(body.decode("utf-8", "replace")), "jvm_memory_used_bytes", area="heap")
-    p = psutil.Process(pid)
-    return {"heap_after_gc_kib": None if heap is None else round(heap / 1024),
-            "rss_kib": p.memory_info().rss // 1024, "platform_threads": p.num_threads(), "open_files": p.num_fds(),
-            "nmt_committed_kib": parse_nmt(jcmd(java_home, pid, "VM.native_memory", "summary"))}
+    out = dict.fromkeys(("heap_after_gc_kib", "rss_kib", "platform_threads", "open_files"))
+    try:   # an app that fell over past a ceiling leaves its figures empty, not the run broken
+        jcmd(java_home, pid, "GC.run")
+        _, body = fetch(url + "/q/metrics", 10)
+        heap = metric_sum(parse(body.decode("utf-8", "replace")), "jvm_memory_used_bytes", area="heap")
+        p = psutil.Process(pid)
+        out.update(heap_after_gc_kib=None if heap is None else round(heap / 1024), rss_kib=p.memory_info().rss // 1024,
+                   platform_threads=p.num_threads(), open_files=p.num_fds())
+        out["nmt_committed_kib"] = parse_nmt(jcmd(java_home, pid, "VM.native_memory", "summary"))
+    except (psutil.Error, subprocess.SubprocessError, OSError) as e:
+        log(f"WARNING: no memory figures from the app (pid {pid}): {e}")
+        out.setdefault("nmt_committed_kib", {})
+    return out
 
 
 class ScaleRun:
