@@ -109,6 +109,25 @@ def test_dry_run_prints_the_staircase(capsys):
     assert "virtual+socket h2c: 1,000" in out and "25,000 (2,000 req/s x 12500 ms)" in out and "50,000" not in out
 
 
+def test_report_holds_rows_limits_leaks_and_two_charts(tmp_path):
+    rows = [{"mode": "virtual", "transport": t, "level": n, "in_flight": n, "rss_kib": 300_000 + 3 * n,
+             "heap_after_gc_kib": 50_000 + 2 * n, "probe_ok": True, "flags": ""}
+            for t in scale.TRANSPORTS for n in (1_000, 5_000)]
+    start = {"platform_threads": 30, "heap_after_gc_kib": 50_000, "open_files": 44, "rss_kib": 300_000}
+    ends = [{"series": "virtual", "transport": t, "start": start, "end": {**start, "open_files": 4_000}}
+            for t in scale.TRANSPORTS]
+    limits = {"virtual h2c": {"BENCH_DELAY_HTTP2": "true", "http1_ceiling": [None, "none"]}}
+    scale.write_report(str(tmp_path), rows, {"cores": 2, "settings": {"bench.delay-http2": "true"}}, limits, ends,
+                       20_000)
+    data = json.loads((tmp_path / "summary.json").read_text())
+    assert data["experiment"] == "scale" and len(data["rows"]) == 4 and data["limits"] == limits
+    assert [x["within_10_pct"] for x in data["leak_check"] if x["what"] == "open_files"] == [False, False]
+    md = (tmp_path / "summary.md").read_text()
+    assert "BENCH_DELAY_HTTP2=true" in md and "at most 9,750 waiting requests" in md
+    assert "delay calls over h2c true" in md
+    assert (tmp_path / "report.html").read_text().count("<svg") == 2
+
+
 @pytest.mark.slow
 def test_quick_run_holds_both_transports(tmp_path):
     """The real thing, small: MariaDB, the delay service, the app and Vegeta, 1,000 and 5,000 in flight."""
