@@ -355,7 +355,8 @@ class ScaleRun:
                 t.wait(max(x.delay_ms for x in levels) / 1000 + 60)
             time.sleep(2)
             end = memory(java_home, pid, b.url)
-            self.ends.append({"series": series, "transport": transport, "start": start, "end": end})
+            self.ends.append({"series": series, "transport": transport, "start": start, "end": end,
+                              "delay_calls": delay_calls(f"http://127.0.0.1:{b.delay_port}")})
         finally:
             monitor.stop.set()
             for t in tools:
@@ -379,6 +380,14 @@ class ScaleRun:
         self.rows = with_slopes(rows, self.idle)
         write_report(self.out, self.rows, read_json(os.path.join(self.out, "machine.json"), {}), self.limits,
                      self.ends, self.nofile)
+
+
+def delay_calls(delay_url):
+    """The calls the delay service served per protocol (delay_service_calls_total{protocol}): proof of the transport
+    the app really used."""
+    code, body = fetch(delay_url + "/q/metrics", 5)
+    parsed = parse(body.decode("utf-8", "replace")) if code == 200 else {}
+    return {labels.get("protocol", "?"): int(v) for labels, v in parsed.get("delay_service_calls_total", [])}
 
 
 def peak_in_flight(samples_path):
@@ -444,7 +453,9 @@ def write_report(out, rows, meta, limits, ends, nofile):
                 leaks.append({"series": e["series"], "transport": e["transport"], "what": key, "start": a, "end": b,
                               "within_10_pct": abs(b - a) <= 0.1 * a})
     with open(os.path.join(out, "summary.json"), "w") as f:   # one row a line, as compare's summary.json
-        head = json.dumps({"experiment": "scale", "machine": meta, "limits": limits, "leak_check": leaks}, indent=1)
+        head = json.dumps({"experiment": "scale", "machine": meta, "limits": limits, "leak_check": leaks,
+                           "delay_calls": {f"{e['series']} {e['transport']}": e.get("delay_calls") for e in ends}},
+                          indent=1)
         f.write(head[:-2] + ',\n"rows": [\n' + ",\n".join(json.dumps(r, default=str) for r in rows) + "\n]}\n")
     app_settings = report.settings_text(meta)
     lines = ["# vt-vs-reactive: requests in flight (scale)", "",
@@ -465,7 +476,11 @@ def write_report(out, rows, meta, limits, ends, nofile):
              "## Levels", "", *table_md(rows), "", "## Leak check (idle app before the first level and after the last)",
              "", "| series | transport | what | start | end | within 10 % |", "|---|---|---|---|---|---|",
              *[f"| {x['series']} | {x['transport']} | {x['what']} | {fmt(x['start'])} | {fmt(x['end'])} | "
-               f"{x['within_10_pct']} |" for x in leaks], ""]
+               f"{x['within_10_pct']} |" for x in leaks], "",
+             "## Delay calls per protocol (the delay service's own count, warm-up included)", "",
+             *[f"- {e['series']} {e['transport']}: " + (", ".join(f"{p} {n:,}" for p, n in
+                                                               sorted(e.get("delay_calls", {}).items())) or "n/a")
+               for e in ends], ""]
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(lines))
     charts = memory_charts(rows, idle_rows)

@@ -114,8 +114,8 @@ def test_report_holds_rows_limits_leaks_and_two_charts(tmp_path):
              "heap_after_gc_kib": 50_000 + 2 * n, "probe_ok": True, "flags": ""}
             for t in scale.TRANSPORTS for n in (1_000, 5_000)]
     start = {"platform_threads": 30, "heap_after_gc_kib": 50_000, "open_files": 44, "rss_kib": 300_000}
-    ends = [{"series": "virtual", "transport": t, "start": start, "end": {**start, "open_files": 4_000}}
-            for t in scale.TRANSPORTS]
+    ends = [{"series": "virtual", "transport": t, "start": start, "end": {**start, "open_files": 4_000},
+             "delay_calls": {"h2" if t == "h2c" else "http/1.1": 6_000}} for t in scale.TRANSPORTS]
     limits = {"virtual h2c": {"BENCH_DELAY_HTTP2": "true", "http1_ceiling": [None, "none"]}}
     scale.write_report(str(tmp_path), rows, {"cores": 2, "settings": {"bench.delay-http2": "true"}}, limits, ends,
                        20_000)
@@ -124,7 +124,7 @@ def test_report_holds_rows_limits_leaks_and_two_charts(tmp_path):
     assert [x["within_10_pct"] for x in data["leak_check"] if x["what"] == "open_files"] == [False, False]
     md = (tmp_path / "summary.md").read_text()
     assert "BENCH_DELAY_HTTP2=true" in md and "at most 9,750 waiting requests" in md
-    assert "delay calls over h2c true" in md
+    assert "delay calls over h2c true" in md and "virtual h2c: h2 6,000" in md
     assert (tmp_path / "report.html").read_text().count("<svg") == 2
 
 
@@ -146,5 +146,7 @@ def test_quick_run_holds_both_transports(tmp_path):
         assert row["heap_after_gc_kib"] > 0 and row["nmt_committed_kib"]["Total"] > 0, row
         assert row["mem_kib_per_request"] is not None and row["probe_ready_max_ms"] > 0, row
     assert {x["transport"] for x in data["leak_check"]} == set(scale.TRANSPORTS)
+    calls = data["delay_calls"]   # the app's calls went over the transport the row names
+    assert calls["reactive h2c"].get("h2", 0) > 0 and "h2" not in calls["reactive http1"], calls
     assert "BENCH_DELAY_HTTP2=true" in (out / "summary.md").read_text()
     assert (out / "report.html").read_text().count("<svg") == 2
