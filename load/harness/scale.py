@@ -414,6 +414,48 @@ COLS = [("mode", "series"), ("transport", "transport"), ("level", "level"), ("pa
         ("probe_ok", "probe ok"), ("flags", "flags")]
 
 
+def targets(rows):
+    """The issue's targets from the rows: [(target, PASS | FAIL | n/a, what was measured)]."""
+    out = []
+    h2c = [r for r in rows if r["transport"] == "h2c"]
+    for mode in ("virtual", "reactive"):
+        top = max((r for r in h2c if r["mode"] == mode), key=lambda r: r["level"], default=None)
+        name = f"{mode} holds 100,000 in flight over h2c with 100 % ok"
+        if top is None:
+            out.append((name, "n/a", "not measured"))
+            continue
+        ok = top["level"] >= 100_000 and top.get("success_pct") == 100.0 and \
+            (top.get("in_flight") or 0) >= 0.95 * top["level"]
+        out.append((name, "PASS" if ok else "FAIL",
+                    f"level {top['level']:,}: {fmt(top.get('in_flight'))} in flight, "
+                    f"{fmt(top.get('success_pct'))} % ok"))
+    common = sorted({r["level"] for r in h2c if r["mode"] == "virtual"} & {r["level"] for r in h2c
+                                                                            if r["mode"] == "reactive"})
+    name = "memory per waiting request (RSS slope): virtual <= 2 x reactive"
+    if common:
+        v, x = (next(r for r in h2c if r["mode"] == m and r["level"] == common[-1]) for m in ("virtual", "reactive"))
+        a, b = v.get("mem_kib_per_request"), x.get("mem_kib_per_request")
+        ratio = a / b if a is not None and b else None
+        out.append((name, "n/a" if ratio is None else "PASS" if ratio <= 2 else "FAIL",
+                    f"up to {common[-1]:,} over h2c: {fmt(a)} vs {fmt(b)} KiB/req"
+                    + ("" if ratio is None else f" ({ratio:.2f}x)")))
+    else:
+        out.append((name, "n/a", "virtual and reactive not both measured over h2c"))
+    worker = [r for r in rows if r["mode"] == "worker"]
+    name = "worker refused cleanly above its bound (503 problems, no timeouts)"
+    if worker:
+        codes = {c.split(":")[0] for r in worker for c in (r.get("status_codes") or "").split()}
+        clean = codes <= {"200", "503"} and not any(r.get("errors") and "503" not in r["errors"] for r in worker)
+        out.append((name, "PASS" if clean else "FAIL", f"status codes seen: {' '.join(sorted(codes)) or 'none'}"))
+    else:
+        out.append((name, "n/a", "worker not measured"))
+    bad = [f"{r['mode']} {r['transport']} {r['level']:,}" for r in rows if not r.get("probe_ok")]
+    out.append(("the app answers at every level (ready within 1 s, probe p99 within 100 ms)",
+                "PASS" if rows and not bad else "FAIL" if bad else "n/a", "not at: " + ", ".join(bad) if bad else
+                "every level"))
+    return out
+
+
 def table_md(rows):
     out = ["| " + " | ".join(h for _, h in COLS) + " |", "|" + "---|" * len(COLS)]
     out += ["| " + " | ".join(fmt(r.get(k)) for k, _ in COLS) + " |" for r in rows]
@@ -454,6 +496,7 @@ def write_report(out, rows, meta, limits, ends, nofile):
                               "within_10_pct": abs(b - a) <= 0.1 * a})
     with open(os.path.join(out, "summary.json"), "w") as f:   # one row a line, as compare's summary.json
         head = json.dumps({"experiment": "scale", "machine": meta, "limits": limits, "leak_check": leaks,
+                           "targets": [dict(zip(("target", "verdict", "measured"), t)) for t in targets(rows)],
                            "delay_calls": {f"{e['series']} {e['transport']}": e.get("delay_calls") for e in ends}},
                           indent=1)
         f.write(head[:-2] + ',\n"rows": [\n' + ",\n".join(json.dumps(r, default=str) for r in rows) + "\n]}\n")
@@ -473,6 +516,8 @@ def write_report(out, rows, meta, limits, ends, nofile):
              "gives the heap the waiting requests keep alive and NMT (jcmd VM.native_memory summary) the native "
              "memory. Memory per waiting request: the least-squares slope of RSS (and of the heap after GC) "
              "against the achieved in-flight, from the idle app up to that level.", "",
+             "## Targets", "", "| target | verdict | measured |", "|---|---|---|",
+             *[f"| {t} | {v} | {m} |" for t, v, m in targets(rows)], "",
              "## Levels", "", *table_md(rows), "", "## Leak check (idle app before the first level and after the last)",
              "", "| series | transport | what | start | end | within 10 % |", "|---|---|---|---|---|---|",
              *[f"| {x['series']} | {x['transport']} | {x['what']} | {fmt(x['start'])} | {fmt(x['end'])} | "

@@ -109,6 +109,21 @@ def test_dry_run_prints_the_staircase(capsys):
     assert "virtual+socket h2c: 1,000" in out and "25,000 (2,000 req/s x 12500 ms)" in out and "50,000" not in out
 
 
+def test_targets_judge_the_top_level_the_memory_ratio_the_worker_and_the_probe():
+    def row(mode, level, **kw):
+        return {"mode": mode, "transport": "h2c", "level": level, "in_flight": level, "success_pct": 100.0,
+                "mem_kib_per_request": 2.0, "probe_ok": True, "status_codes": "200:10", "errors": "", **kw}
+    rows = [row("virtual", 100_000, mem_kib_per_request=3.0), row("reactive", 100_000),
+            row("worker", 100_000, success_pct=1.0, in_flight=600, status_codes="200:10 503:990",
+                errors="503 Service Unavailable", probe_ok=False)]
+    verdicts = {t: v for t, v, _ in scale.targets(rows)}
+    assert list(verdicts.values()) == ["PASS", "PASS", "PASS", "PASS", "FAIL"]
+    rows[0].update(mem_kib_per_request=5.0, success_pct=99.0)
+    rows[2].update(status_codes="200:10 0:990", errors="Get timeout")
+    assert [v for _, v, _ in scale.targets(rows)] == ["FAIL", "PASS", "FAIL", "FAIL", "FAIL"]
+    assert [v for _, v, _ in scale.targets([])] == ["n/a"] * 5
+
+
 def test_report_holds_rows_limits_leaks_and_two_charts(tmp_path):
     rows = [{"mode": "virtual", "transport": t, "level": n, "in_flight": n, "rss_kib": 300_000 + 3 * n,
              "heap_after_gc_kib": 50_000 + 2 * n, "probe_ok": True, "flags": ""}
