@@ -603,6 +603,9 @@ def default_out():
 def run(args):
     """`compare`: one run, N runs and their medians (--runs), or the plan (--dry-run)."""
     s = plan.settings(args, dict(os.environ))
+    if s.experiment == "scale":
+        from . import scale
+        return scale.run(s, args.argv)
     if s.design != "sequential":
         from . import interleave
         return interleave.run(s, args.argv)

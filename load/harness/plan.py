@@ -53,6 +53,8 @@ EXPERIMENTS = {
                    budget="15m", restart_every=10 ** 6,
                    modes=",".join(dict.fromkeys(s for rungs in ladder.LADDERS.values() for s in rungs)),
                    quick=dict(modes="floor,ladder-rest-client,reactive", rates=(500,))),
+    # io held at 1,000 .. 100,000 requests in flight over HTTP/1.1 and h2c: its own plan (harness/scale.py)
+    "scale": dict(scenarios="io", tools="vegeta", aa="none"),
 }
 # The cost experiment's own plan: the work per request varies, not the load
 COST_STEPS = [("fanout", "vegeta", 20, f"FANOUT_CALLS={x}") for x in (1, 10, 100)] + \
@@ -189,9 +191,9 @@ def settings(args, environ, rng=random):
     aa = args.aa or ""
     exp = args.experiment or ""
     if exp:
-        preset = EXPERIMENTS.get(exp if exp in ("saturate", "cost", "ladder") else exp.upper())
+        preset = EXPERIMENTS.get(exp if exp in ("saturate", "cost", "ladder", "scale") else exp.upper())
         if preset is None:
-            raise Fatal(f"unknown experiment '{exp}' (E1 .. E8, saturate, cost, ladder)")
+            raise Fatal(f"unknown experiment '{exp}' (E1 .. E8, saturate, cost, ladder, scale)")
         if s.quick:
             preset = {**preset, **preset.get("quick", {})}
         s.experiment = exp

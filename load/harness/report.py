@@ -57,6 +57,8 @@ SETTINGS = [
     ("quarkus.rest-client.delay.connection-pool-size", "delay client connections"),
     ("bench.blocking-client", "blocking delay client"), ("bench.request-deadline", "request deadline"),
     ("bench.max-in-flight", "requests in progress per mode"), ("bench.max-n-event-loop", "reactive cpu n ceiling"),
+    ("bench.delay-http2", "delay calls over h2c"),
+    ("quarkus.http.limits.max-concurrent-streams", "HTTP/2 streams per connection"),
 ]
 
 

@@ -1,12 +1,14 @@
 package org.vtvr;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import org.vtvr.api.DelayReply;
 import org.vtvr.delay.service.DelayResource;
@@ -31,10 +33,10 @@ public class SlowDelayFront {
     @GET
     @Path("/{ms}")
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<DelayReply> delay(@PathParam("ms") int ms) {
+    public Uni<DelayReply> delay(@PathParam("ms") int ms, @Context HttpServerRequest request) {
         if (FAIL_NEXT.getAndSet(false)) {
             throw new WebApplicationException("failing on purpose", 500);
         }
-        return delay.delay(String.valueOf(ms * SLOWDOWN));
+        return delay.delay(String.valueOf(ms * SLOWDOWN), request);
     }
 }

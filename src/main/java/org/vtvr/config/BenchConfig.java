@@ -115,6 +115,14 @@ public interface BenchConfig {
     @WithDefault("rest-client")
     BlockingClient blockingClient();
 
+    /**
+     * Whether the REST client and the floor's Vert.x client call the delay service over cleartext HTTP/2 with prior
+     * knowledge (h2c), many calls sharing one connection, instead of HTTP/1.1 (a connection per call in flight). The
+     * socket client ({@code bench.blocking-client=socket}) speaks HTTP/1.1 only and ignores it (docs/scale.md).
+     */
+    @WithDefault("false")
+    boolean delayHttp2();
+
     /** The values of {@code bench.blocking-client}. */
     enum BlockingClient {
         REST_CLIENT, SOCKET;

@@ -22,7 +22,8 @@ public class SettingsInfo implements InfoContributor {
     static final String[] POOLS = {
         "quarkus.thread-pool.max-threads", "quarkus.thread-pool.queue-size",
         "quarkus.datasource.jdbc.max-size", "quarkus.datasource.reactive.max-size",
-        "quarkus.rest-client.delay.connection-pool-size",
+        "quarkus.rest-client.delay.connection-pool-size", "quarkus.rest-client.delay.http2",
+        "quarkus.http.limits.max-concurrent-streams", "quarkus.http.limits.max-connections",
     };
 
     @Override

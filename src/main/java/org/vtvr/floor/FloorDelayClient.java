@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.Json;
@@ -25,7 +26,7 @@ import java.util.List;
 
 /**
  * The floor's delay-service client: a bare Vert.x {@link HttpClient} with its own pool, the REST client's URL,
- * connect and read timeouts and pool size ({@link DelaySettings}), answering on the calling event loop; failures are
+ * connect and read timeouts, pool size and protocol ({@link DelaySettings}), answering on the calling event loop; failures are
  * the modes' problems (502, 503, 504, {@link DelayGateway#classify}), but no call is timed.
  */
 @ApplicationScoped
@@ -46,11 +47,16 @@ public class FloorDelayClient {
         settings = DelaySettings.of(restClients);
         path = settings.pathPrefix();
         int port = settings.url().getPort() > 0 ? settings.url().getPort() : 80;
-        http = vertx.createHttpClient(new HttpClientOptions()
-                        .setDefaultHost(settings.url().getHost())
-                        .setDefaultPort(port)
-                        .setConnectTimeout(settings.connectTimeoutMs()),
-                new PoolOptions().setHttp1MaxSize(settings.poolSize()));
+        HttpClientOptions options = new HttpClientOptions()
+                .setDefaultHost(settings.url().getHost())
+                .setDefaultPort(port)
+                .setConnectTimeout(settings.connectTimeoutMs());
+        if (settings.http2()) {
+            // h2c with prior knowledge, as the REST client (delay.client.PriorKnowledge)
+            options.setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false);
+        }
+        http = vertx.createHttpClient(options,
+                new PoolOptions().setHttp1MaxSize(settings.poolSize()).setHttp2MaxSize(settings.poolSize()));
     }
 
     @PreDestroy

@@ -4,15 +4,17 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.vtvr.api.DelayReply;
 
 /**
  * The REST client of the delay service, configured by {@code quarkus.rest-client.delay.*}. Every mode calls its
  * {@code Uni} method: the reactive mode directly, the blocking modes waiting on it ({@link RestBlockingDelayClient}
- * says why not on a blocking method).
+ * says why not on a blocking method). Over HTTP/1.1, or h2c with prior knowledge when {@code bench.delay-http2}.
  */
 @RegisterRestClient(configKey = "delay")
+@RegisterProvider(PriorKnowledge.class)
 @Path(DelayReply.PATH)
 public interface DelayClient {
 

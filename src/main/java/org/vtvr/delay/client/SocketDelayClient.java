@@ -1,6 +1,7 @@
 package org.vtvr.delay.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.logging.Log;
 import io.quarkus.restclient.config.RestClientsConfig;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -41,10 +42,10 @@ import java.time.Duration;
  * reply on a pooled connection's own socket, with no event loop in between ({@code bench.blocking-client=socket}).
  * <p>
  * It reads the REST client's settings ({@link DelaySettings}), so both clients call the same service with the same
- * limits.
+ * limits; HTTP/1.1 only, whatever {@code bench.delay-http2} says (it logs so).
  */
 @ApplicationScoped
-class SocketDelayClient implements BlockingDelayClient {
+public class SocketDelayClient implements BlockingDelayClient {
 
     @Inject
     RestClientsConfig restClients;
@@ -65,6 +66,10 @@ class SocketDelayClient implements BlockingDelayClient {
         Timeout connect = Timeout.ofMilliseconds(delay.connectTimeoutMs());
         read = Timeout.ofMilliseconds(delay.readTimeoutMs());
         int poolSize = delay.poolSize();
+        if (delay.http2()) {
+            Log.info("the socket client calls the delay service over HTTP/1.1: bench.delay-http2 applies to the REST"
+                    + " client and the floor's client only");
+        }
 
         http = HttpClients.custom()
                 .setConnectionManager(new InterruptibleSockets()

@@ -4,22 +4,28 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import org.vtvr.api.DelayReply;
 import org.vtvr.limits.Limits;
 
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The slow downstream service: answers after {@code ms} milliseconds from a Vert.x timer, holding no thread. It
- * counts what it serves ({@code delay_service_calls_total}) and what is in flight ({@code delay_service_in_flight}),
- * so tests can see from the service's side how many calls each mode makes and whether aborted calls really ended.
+ * counts what it serves ({@code delay_service_calls_total{protocol}}, {@code protocol} the HTTP version's ALPN name:
+ * {@code http/1.1} or {@code h2}) and what is in flight ({@code delay_service_in_flight}), so tests can see from the
+ * service's side how many calls each mode makes, over which protocol, and whether aborted calls really ended.
  */
 @Path(DelayReply.PATH)
 public class DelayResource {
@@ -35,20 +41,22 @@ public class DelayResource {
     @Inject
     MeterRegistry registry;
 
-    private Counter calls;
+    private final Map<HttpVersion, Counter> calls = new EnumMap<>(HttpVersion.class);
 
     @PostConstruct
     void meters() {
-        calls = registry.counter("delay.service.calls");
+        for (HttpVersion version : HttpVersion.values()) {
+            calls.put(version, registry.counter("delay.service.calls", "protocol", version.alpnName()));
+        }
         registry.gauge("delay.service.in.flight", IN_FLIGHT);
     }
 
     @GET
     @Path("/{ms}")
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<DelayReply> delay(@PathParam("ms") String ms) {
+    public Uni<DelayReply> delay(@PathParam("ms") String ms, @Context HttpServerRequest request) {
         int delay = limits.delayServiceMs(ms);
-        calls.increment();
+        calls.get(request.version()).increment();
         if (delay == 0) {
             return Uni.createFrom().item(new DelayReply(0));
         }
