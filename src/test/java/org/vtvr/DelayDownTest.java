@@ -2,7 +2,6 @@ package org.vtvr;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import org.junit.jupiter.api.BeforeAll;
@@ -10,28 +9,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.vtvr.scenario.Mode;
 
-import java.util.Map;
-
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 
-/** The delay service unreachable (nothing listens on its port): every mode answers 502. */
+/** The delay service unreachable (nothing listens on its port: the gate is shut): every mode answers 502. */
 @QuarkusTest
 @QuarkusTestResource(EmbeddedDatabase.class)
-@TestProfile(DelayDownTest.DelayDown.class)
+@TestProfile(DelayGate.Profile.class)
 class DelayDownTest {
 
     @BeforeAll
-    static void logFailures() {
+    static void shutTheGate() {
         RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
-    }
-
-    /** Nothing listens on port 1, so every delay call is refused. */
-    public static class DelayDown implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.rest-client.delay.url", "http://127.0.0.1:1");
-        }
+        DelayGate.shut();
     }
 
     @ParameterizedTest

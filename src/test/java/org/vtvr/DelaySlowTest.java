@@ -2,35 +2,36 @@ package org.vtvr;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.vtvr.scenario.Mode;
 
-import java.util.Map;
+import java.io.IOException;
 
 import static io.restassured.RestAssured.given;
 
-/** The delay service slower than the client waits: every mode answers 504 after the read timeout. */
+/**
+ * The delay service slower than the client waits ({@link DelayGate#READ_TIMEOUT_MS}): every mode answers 504 after
+ * the read timeout.
+ */
 @QuarkusTest
 @QuarkusTestResource(EmbeddedDatabase.class)
-@TestProfile(DelaySlowTest.DelaySlow.class)
+@TestProfile(DelayGate.Profile.class)
 class DelaySlowTest {
 
     @BeforeAll
-    static void logFailures() {
+    static void openTheGate() throws IOException {
         RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        DelayGate.open();
     }
 
-    /** The delay service answers, but slower than the client waits. */
-    public static class DelaySlow implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.rest-client.delay.read-timeout", "400");
-        }
+    @AfterAll
+    static void shutTheGate() {
+        DelayGate.shut();
     }
 
     @ParameterizedTest

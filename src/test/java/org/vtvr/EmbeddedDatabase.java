@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Gives the tests a real MySQL-protocol database with no manual step: an explicitly configured URL wins; else Dev
  * Services, which the pom turns on where a Docker socket exists; else an embedded MariaDB started with {@code load/db.sh} on a free
- * port and stopped after the tests. Tests that stop the database run under {@link Only}, which always gets the
+ * port, one per test JVM for the applications of all its test profiles, stopped when that JVM exits. Tests that stop the database run under {@link Only}, which always gets the
  * embedded one, so they run everywhere instead of skipping.
  */
 public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
@@ -26,10 +26,11 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
 
     private static final Path ROOT = Path.of("").toAbsolutePath();
 
-    /** The database this JVM started, for tests that stop and restart it; null when it came from elsewhere. */
-    private static volatile EmbeddedDatabase running;
-
-    private Map<String, String> env;
+    /**
+     * The port of the database this JVM started. A system property, not a static field: each test profile's
+     * application loads this class anew, and the one database serves them all (starting one costs seconds).
+     */
+    private static final String PORT = "vtvr.test.embedded-db-port";
 
     private boolean embeddedOnly;
 
@@ -44,27 +45,33 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
                 || Boolean.getBoolean("quarkus.datasource.devservices.enabled"))) {
             return Map.of();
         }
-        int port = freePort();
-        env = Map.of("DB_PORT", String.valueOf(port),
-                "DB_DIR", ROOT.resolve("target/mariadb-test-" + port).toString());
+        if (System.getProperty(PORT) == null) {
+            System.setProperty(PORT, String.valueOf(freePort()));
+            ProcessBuilder stop = command("stop");
+            // JDK classes only: the class loader of the application that started the database is closed by then
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    stop.start().waitFor(30, TimeUnit.SECONDS);
+                } catch (IOException | InterruptedException e) {
+                    System.err.println("embedded database not stopped: " + e);
+                }
+            }, "embedded-database-stop"));
+        }
+        // at once when it runs; else (first use, or it died) started on the same port and data
         run("start");
-        running = this;
-        String hostPort = "127.0.0.1:" + port + "/bench";
+        String hostPort = "127.0.0.1:" + System.getProperty(PORT) + "/bench";
         return Map.of("quarkus.datasource.jdbc.url", "jdbc:mysql://" + hostPort,
                 "quarkus.datasource.reactive.url", "mysql://" + hostPort);
     }
 
+    /** Left running for the next application; the JVM's shutdown hook stops it. */
     @Override
     public void stop() {
-        if (env != null) {
-            run("stop");
-            running = null;
-        }
     }
 
     /** Stops the embedded database (as an outage would) or starts it again on the same port and data. */
     static void outage(boolean down) {
-        running.run(down ? "stop" : "start");
+        run(down ? "stop" : "start");
     }
 
     /**
@@ -73,7 +80,7 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
      */
     static void stall(boolean frozen) {
         try {
-            String pid = Files.readString(Path.of(running.env.get("DB_DIR"), "mariadbd.pid")).strip();
+            String pid = Files.readString(dataDir().resolve("mariadbd.pid")).strip();
             Process kill = new ProcessBuilder("kill", frozen ? "-STOP" : "-CONT", pid).inheritIO().start();
             if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 throw new IllegalStateException("kill " + (frozen ? "-STOP " : "-CONT ") + pid + " failed");
@@ -86,13 +93,21 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
         }
     }
 
-    private void run(String command) {
+    private static Path dataDir() {
+        return ROOT.resolve("target/mariadb-test-" + System.getProperty(PORT));
+    }
+
+    private static ProcessBuilder command(String command) {
         ProcessBuilder builder = new ProcessBuilder("bash", ROOT.resolve("load/db.sh").toString(), command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.INHERIT);
-        builder.environment().putAll(env);
+        builder.environment().putAll(Map.of("DB_PORT", System.getProperty(PORT), "DB_DIR", dataDir().toString()));
+        return builder;
+    }
+
+    private static void run(String command) {
         try {
-            Process process = builder.start();
+            Process process = command(command).start();
             if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
                 process.destroyForcibly();
                 throw new IllegalStateException("load/db.sh " + command + " failed; see its output above");
@@ -111,7 +126,7 @@ public class EmbeddedDatabase implements QuarkusTestResourceLifecycleManager {
     }
 
     /** A free port below the kernel's range for outgoing connections, which could take it before MariaDB binds. */
-    private static int freePort() {
+    static int freePort() {
         Random random = new Random();
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = 20000 + random.nextInt(12768);
