@@ -74,6 +74,10 @@ def design_text(d):
     jvm = "; ".join(f"{k}: `{v}`" for k, v in (d.get("jvm_opts") or {}).items())
     restarts = (f"apps restarted every {d['restart_every']} blocks" if d["restart_every"] < d["blocks"]
                 else "one app invocation per series")
+    if d.get("warm_blocks"):
+        settle = ", ".join(f"{x:.2f}x" for x in d.get("settling") or [])
+        restarts += (f", {d['warm_blocks']} warm block(s) after each start, discarded"
+                     + (f" (their CPU per request over the next block's: {settle})" if settle else ""))
     return (f"Design: {what}. Series: {', '.join(d['series'])}. Steps: {steps}. {d['blocks']} blocks of "
             f"{d['trial']} trials (after a {d['ramp_in']} ramp-in), {restarts}, seed {d['seed']}, looks at "
             f"{d['looks'] or 'the end only'}, intervals at "
