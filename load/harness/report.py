@@ -96,9 +96,10 @@ def write_csv_json(run, rows):
             w.writerow({k: "" if r.get(k) is None else json.dumps(r[k]) if isinstance(r[k], dict) else r[k]
                         for k in FIELDS})
     meta = read_json(os.path.join(run, "machine.json"), {})
+    # read before the file is opened for writing: a published result's verdicts live in its summary.json
+    lad, head = ladder_report.of_run(verdict_report.load(run), rows), verdict_report.json_head(run)
     with open(os.path.join(run, "summary.json"), "w") as f:   # one row a line: a fifth smaller than indented
-        lad = ladder_report.of_run(verdict_report.load(run), rows)
-        f.write("{" + verdict_report.json_head(run) + (f'"ladder": {json.dumps(lad)},\n' if lad else "")
+        f.write("{" + head + (f'"ladder": {json.dumps(lad)},\n' if lad else "")
                 + '"machine": ' + json.dumps(meta, indent=1) + ',\n"rows": [\n'
                 + ",\n".join(json.dumps(r) for r in rows) + "\n]}\n")
 

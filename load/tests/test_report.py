@@ -146,3 +146,14 @@ def test_cli_step_hey_summary_machine_and_publish(run, tmp_path, capsys, http_se
     assert json.loads((full / "summary.json").read_text()) == before
     with pytest.raises(SystemExit):
         report.main(["nope"])
+
+
+def test_rewriting_a_published_interleaved_result_keeps_its_verdicts(tmp_path):
+    # a published result has no verdicts.json beside it (it is in steps.tar.xz): its summary.json is the source
+    design = {"design": "interleaved", "blocks": 8}
+    entry = {"target": "A/A: reactive-aa / reactive contains 1.00", "verdict": "PASS", "ratio": 1.0}
+    (tmp_path / "summary.json").write_text(json.dumps({"verdicts": [entry], "design": design, "design_broken": None,
+                                                       "skipped": [], "machine": {}, "rows": []}))
+    report.write_csv_json(str(tmp_path), [])
+    data = json.loads((tmp_path / "summary.json").read_text())
+    assert data["design"] == design and data["verdicts"][0]["target"] == entry["target"]
