@@ -130,7 +130,10 @@ def test_compare_interleaved_quick_end_to_end(tmp_path, db_dir):
     out = tmp_path / "run"
     data = json.loads((out / "summary.json").read_text())
     assert data["design"]["design"] == "interleaved" and data["design"]["blocks"] >= 3
-    assert len(os.listdir(out / "trials")) == 2 * data["design"]["blocks"]
+    trial_dirs = os.listdir(out / "trials")          # NNNN-bBB-...: a measured trial, NNNN-wBB-...: a warm block's
+    warm = [d for d in trial_dirs if d.split("-")[1].startswith("w")]
+    assert len(trial_dirs) - len(warm) == 2 * data["design"]["blocks"]
+    assert len(warm) == 2 * data["design"]["warm_blocks"] == len((out / "warm-trials.jsonl").read_text().splitlines())
     aa = [e for e in data["verdicts"] if e["aa"]]
     assert {e["metric"] for e in aa} == {"cpu_ms_per_req", "p99_ok_ms", "rss_mib", "ok_rate"}
     assert all(e["blocks"] == data["design"]["blocks"] for e in aa)
