@@ -87,7 +87,7 @@ class DisconnectTest {
         // every connection of both pools can be taken again: 20 slow queries at once, none waits past the timeout. A
         // leaked connection stays leaked, one still being closed and reopened comes back: the reactive side closes a
         // connection whose query was cancelled, and MariaDB ends it only after the query
-        await(mode + ": a pooled connection is missing").atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofSeconds(1))
+        await(mode + ": a pooled connection is missing").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> fullPools(mode), equalTo(List.of()));
         given().when().get("/" + mode.path() + "/fanout?delay=10&calls=10").then().statusCode(200);
     }
