@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import psutil
+from scipy import stats as sps
 
-from . import plan, procs, report
+from . import burst, plan, procs, report
 from .charts import mode_color, svg_chart
 from .cli import Fatal
 from .compare import Run, default_out, fetch
@@ -39,6 +40,8 @@ FILE_RESERVE = 500
 PORTS_PER_PAIR = 28_232
 PROBE_READY_MS, PROBE_IO_P99_MS = 1_000, 100
 APP_START_S, JCMD_S = 12.0, 3.0
+# The request deadline past the longest delay (a level's requests wait in queues on two cores before their call)
+DEADLINE_SLACK_S, QUICK_DEADLINE_SLACK_S = 30, 10
 
 
 @dataclass(frozen=True)
@@ -93,13 +96,34 @@ def levels_for(levels, transport, client, nofile):
     return below + tuple(n for n in levels if top is not None and n > top)[:1]
 
 
-def slope(points):
-    """Least-squares slope of [(x, y)] (None below two distinct x): memory per request from (in flight, memory)."""
+def slope_fit(points):
+    """Least-squares slope of [(x, y)], its standard error (None below three points) and the points' count; (None,
+    None, n) below two distinct x: memory per request from (in flight, memory)."""
     pts = [(x, y) for x, y in points if x is not None and y is not None]
     if len({x for x, _ in pts}) < 2:
+        return None, None, len(pts)
+    n = len(pts)
+    mx, my = sum(x for x, _ in pts) / n, sum(y for _, y in pts) / n
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    b = sum((x - mx) * (y - my) for x, y in pts) / sxx
+    if n < 3:
+        return b, None, n
+    residual = sum((y - my - b * (x - mx)) ** 2 for x, y in pts)
+    return b, math.sqrt(residual / (n - 2) / sxx), n
+
+
+def slope(points):
+    return slope_fit(points)[0]
+
+
+def ratio_interval(a, se_a, n_a, b, se_b, n_b, level=0.95):
+    """A 95 % interval of the ratio A / B of two fitted slopes (delta method on the log ratio, t with the smaller
+    fit's degrees of freedom), or None when a slope or its error is missing."""
+    if None in (a, se_a, b, se_b) or a <= 0 or b <= 0 or min(n_a, n_b) < 3:
         return None
-    mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
-    return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+    se = math.sqrt((se_a / a) ** 2 + (se_b / b) ** 2)
+    t = float(sps.t.ppf(0.5 + level / 2, min(n_a, n_b) - 2))
+    return a / b * math.exp(-t * se), a / b * math.exp(t * se)
 
 
 def with_slopes(rows, idle):
@@ -111,8 +135,8 @@ def with_slopes(rows, idle):
         below = [base] + [o for o in rows if (o["mode"], o["transport"]) == (r["mode"], r["transport"])
                           and o["level"] <= r["level"]]
         for key, value in (("mem_kib_per_request", "rss_kib"), ("heap_kib_per_request", "heap_after_gc_kib")):
-            s = slope([(o.get("in_flight"), o.get(value)) for o in below])
-            r[key] = rnd(s, 2)
+            b, se, n = slope_fit([(o.get("in_flight"), o.get(value)) for o in below])
+            r[key], r[key + "_se"], r[key + "_n"] = rnd(b, 2), rnd(se, 3), n
     return rows
 
 
@@ -129,11 +153,19 @@ def parse_nmt(text):
     return out
 
 
-def estimate_s(groups, warm_s=0.0):
-    """Seconds a run of GROUPS ([(series, transport, [Level])], one app each) takes: app start and warm-up (WARM_S),
-    the levels, the last level's drain and a full GC with native memory before and at every level and after."""
-    return sum(APP_START_S + warm_s + 2 * JCMD_S + sum(lv.send_s + JCMD_S for lv in lvs) +
-               (lvs[-1].delay_ms / 1000 if lvs else 0) for _, _, lvs in groups if lvs) + 10
+def estimate_s(groups, warm_s=0.0, bursts=(), slack_s=DEADLINE_SLACK_S):
+    """Seconds a run of GROUPS ([(series, transport, [Level])], one app each) and BURSTS (burst.bursts_of, one app
+    each) takes: app start and warm-up (WARM_S), the levels, the last level's drain and a full GC with native memory
+    and a class histogram before and at every level and after; a burst's request."""
+    return sum(APP_START_S + warm_s + 6 * JCMD_S + sum(lv.send_s + JCMD_S for lv in lvs) + slack_s +
+               (lvs[-1].delay_ms / 1000 if lvs else 0) for _, _, lvs in groups if lvs) + \
+        sum(APP_START_S + warm_s + JCMD_S + burst.estimate_s(calls) for _, _, calls, skip in bursts if not skip) + 10
+
+
+def estimate_run_s(s, nofile):
+    """Seconds the run that settings S ask for takes (estimate_s of its groups and bursts)."""
+    return estimate_s(groups_of(s, nofile), plan.warmup_s(s), burst.bursts_of(s.modes, s.quick),
+                      QUICK_DEADLINE_SLACK_S if s.quick else DEADLINE_SLACK_S)
 
 
 def groups_of(s, nofile):
@@ -149,15 +181,15 @@ def groups_of(s, nofile):
     return out
 
 
-def raised(levels, transport, client=""):
+def raised(levels, transport, client="", slack_s=DEADLINE_SLACK_S):
     """What this experiment raises for its apps and delay service, as environment variables (the defaults of a
     normal run stay as they are): admission, the longest delay, the request deadline and read timeout past the
     longest delay, idle timeouts an HTTP/1.1 connection waiting that long needs, the connection limits, the pool."""
     top = max(x.in_flight for x in levels)
     longest_s = max(x.delay_ms for x in levels) // 1000 + 1
     env = {"BENCH_MAX_IN_FLIGHT": str(2 * top), "BENCH_MAX_DELAY": str(longest_s * 1000),
-           "BENCH_REQUEST_DEADLINE": f"{longest_s + 30}s",
-           "QUARKUS_REST_CLIENT_DELAY_READ_TIMEOUT": str((longest_s + 30) * 1000),
+           "BENCH_REQUEST_DEADLINE": f"{longest_s + slack_s}s",
+           "QUARKUS_REST_CLIENT_DELAY_READ_TIMEOUT": str((longest_s + slack_s) * 1000),
            # thousands of connections opened at once wait in the accept queue longer than the default 1 s
            "QUARKUS_REST_CLIENT_DELAY_CONNECT_TIMEOUT": "10000",
            "QUARKUS_HTTP_IDLE_TIMEOUT": f"{longest_s + 60}s",
@@ -180,14 +212,16 @@ class Monitor(threading.Thread):
     open files, and from /q/metrics the mode's requests in progress (admission_in_flight), live JVM threads and the
     heap; each sample goes to the level folders that are open at that moment."""
 
-    def __init__(self, pid, url, mode):
+    def __init__(self, pid, url, mode, every_s=1.0):
         super().__init__(daemon=True)
-        self.proc, self.url, self.mode = psutil.Process(pid), url, mode
+        self.proc, self.url, self.mode, self.every_s = psutil.Process(pid), url, mode, every_s
         self.sinks, self.lock, self.stop = {}, threading.Lock(), threading.Event()
         self.latest = {}
 
     def sample(self):
-        row = {"t": time.time()}
+        cpu = psutil.cpu_times()
+        row = {"t": time.time(), "machine_busy_s": sum(cpu) - cpu.idle - getattr(cpu, "iowait", 0),
+               "machine_total_s": sum(cpu)}
         with contextlib.suppress(psutil.Error):
             row.update(proc_sample(self.proc))
             row["open_files"] = self.proc.num_fds()
@@ -196,11 +230,16 @@ class Monitor(threading.Thread):
             m = parse(body.decode("utf-8", "replace"))
             row["metrics"] = {"in_flight": metric_sum(m, "admission_in_flight", mode=self.mode),
                               "jvm_live_threads": metric_sum(m, "jvm_threads_live_threads"),
-                              "heap_bytes": metric_sum(m, "jvm_memory_used_bytes", area="heap")}
+                              "heap_bytes": metric_sum(m, "jvm_memory_used_bytes", area="heap"),
+                              # collector pauses so far (the probe's delays set against them)
+                              "gc_pause_s": metric_sum(m, "jvm_gc_pause_seconds_sum"),
+                              # the longest in the last two minutes but the experiment's own full GCs (jcmd GC.run)
+                              "gc_pause_max_s": max((v for labels, v in m.get("jvm_gc_pause_seconds_max", [])
+                                                     if labels.get("cause") != "System.gc()"), default=None)}
         return row
 
     def run(self):
-        while not self.stop.wait(1.0):
+        while not self.stop.wait(self.every_s):
             row = self.sample()
             with self.lock:
                 self.latest = row
@@ -243,6 +282,23 @@ def probe(url, seconds, every_s=0.1):
     return res
 
 
+def window(a, b):
+    """What went on between two Monitor samples (the probe's window): the share of the machine's CPU busy, the app's
+    cores used, and the time its collector paused the app (the probe's delays set against them)."""
+    dt = b["t"] - a["t"]
+    if dt <= 0:
+        return {}
+    out = {"probe_machine_cpu_pct": rnd(100 * (b["machine_busy_s"] - a["machine_busy_s"]) /
+                                        max(1e-9, b["machine_total_s"] - a["machine_total_s"]), 0)}
+    if "cpu_ms" in a and "cpu_ms" in b:
+        out["probe_app_cores"] = rnd((b["cpu_ms"] - a["cpu_ms"]) / 1000 / dt, 2)
+    ga, gb = (x.get("metrics", {}).get("gc_pause_s") for x in (a, b))
+    if ga is not None and gb is not None:
+        out["probe_gc_pause_ms"] = rnd((gb - ga) * 1000, 0)
+        out["probe_gc_pause_max_ms"] = rnd(1000 * (b["metrics"].get("gc_pause_max_s") or 0), 0)
+    return out
+
+
 def jcmd(java_home, pid, *command, timeout=60):
     r = subprocess.run([os.path.join(java_home, "bin", "jcmd"), str(pid), *command], capture_output=True, text=True,
                        timeout=timeout)
@@ -267,6 +323,24 @@ def memory(java_home, pid, url):
     return out
 
 
+HISTO_LINE = re.compile(r"^\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)", re.M)
+
+
+def class_histogram(java_home, pid):
+    """`jcmd PID GC.class_histogram` (live objects, after a full GC) -> {class: KiB}."""
+    try:
+        text = jcmd(java_home, pid, "GC.class_histogram")
+    except (subprocess.SubprocessError, OSError):
+        return {}
+    return {name: int(size) // 1024 for _, size, name in HISTO_LINE.findall(text)}
+
+
+def heap_growth(start, end, top=8):
+    """The classes whose live objects grew most between two histograms: [[class, start KiB, end KiB]]."""
+    grown = sorted(end, key=lambda c: end[c] - start.get(c, 0), reverse=True)[:top]
+    return [[c, start.get(c, 0), end[c]] for c in grown if end[c] > start.get(c, 0)]
+
+
 class ScaleRun:
     """One scale run into one results folder: per series and transport a fresh app (and delay service) with the
     limits raised, the staircase of levels, and the report."""
@@ -277,6 +351,8 @@ class ScaleRun:
         self.nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
         self.groups = groups_of(s, self.nofile)
         self.rows, self.idle, self.limits, self.ends = [], {}, {}, []
+        self.bursts, self.skipped = [], []
+        self.slack_s = QUICK_DEADLINE_SLACK_S if s.quick else DEADLINE_SLACK_S
         self.env_set = set()
 
     def run(self):
@@ -284,28 +360,38 @@ class ScaleRun:
         self.base.started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.base.prepare()
         log(f"scale: {len(self.groups)} series x transport, about "
-            f"{estimate_s(self.groups, plan.warmup_s(self.s)) / 60:.0f} min")
+            f"{estimate_run_s(self.s, self.nofile) / 60:.0f} min")
         index = 0
         for series, transport, levels in self.groups:
             if not levels:
                 continue
             index = self.group(series, transport, levels, index)
+        for series, transport, calls, skipped in burst.bursts_of(self.s.modes, self.s.quick):
+            if skipped:
+                self.skipped.append((series, transport, calls, skipped))
+            else:
+                self.burst(series, transport, calls)
         self.write()
         log(f"done in {time.monotonic() - t0:.0f} s: {self.out}/report.html")
         return 0
 
-    def group(self, series, transport, levels, index):
+    def fresh_app(self, label, series, env):
+        """A fresh delay service and app of SERIES with ENV raised (the previous app's settings taken back), warmed
+        up: the JIT's first compilations are not what a waiting request costs."""
         s, b = self.s, self.base
-        env = raised(levels, transport, plan.client_of(series))
         for k in self.env_set:   # the previous group's, so none leaks into this one
             os.environ.pop(k, None)
         self.env_set = set(env)
         os.environ.update(env)   # the app and the delay service this group starts (procs merge os.environ)
         s.app_java_opts = " ".join(dict.fromkeys([*s.app_java_opts.split(), "-XX:NativeMemoryTracking=summary"]))
-        raised_text = ", ".join(f"{k}={v}" for k, v in env.items())
-        log(f"{series} over {transport}: a fresh delay service and app ({raised_text})")
-        b.start_system(f"{series}-{transport}", plan.client_of(series))
-        b.warm(series)   # the JIT's first compilations are not what a waiting request costs
+        log(f"{label}: a fresh delay service and app ({', '.join(f'{k}={v}' for k, v in env.items())})")
+        b.start_system(label.replace(" ", "-"), plan.client_of(series))
+        b.warm(series)
+
+    def group(self, series, transport, levels, index):
+        b = self.base
+        env = raised(levels, transport, plan.client_of(series), self.slack_s)
+        self.fresh_app(f"{series} over {transport}", series, env)
         java_home, pid, mode = os.environ["JAVA_HOME"], b.app_pid, plan.base_of(series)
         meta_client = plan.client_of(series)
         if not self.limits:
@@ -315,6 +401,7 @@ class ScaleRun:
                                                 "http1_ceiling": ceiling(transport, plan.client_of(series),
                                                                          self.nofile)}
         start = memory(java_home, pid, b.url)
+        start_classes = class_histogram(java_home, pid)
         self.idle[(series, transport)] = {**start, "in_flight": 0}
         monitor = Monitor(pid, b.url, mode)
         monitor.start()
@@ -344,7 +431,9 @@ class ScaleRun:
                 t_level = time.monotonic()
                 # the hold: every request of this level is in flight from DELAY_MS on
                 time.sleep(max(0.0, lv.delay_ms / 1000 + 0.5 - (time.monotonic() - t_level)))
+                before = monitor.sample()
                 extra = probe(b.url, max(1.0, lv.hold_s - JCMD_S - 1.5))
+                extra.update(window(before, monitor.sample()))
                 extra.update(memory(java_home, pid, b.url))
                 extra["in_flight"] = peak_in_flight(os.path.join(d, "samples.jsonl"))
                 time.sleep(max(0.0, lv.send_s - (time.monotonic() - t_level)))
@@ -354,15 +443,59 @@ class ScaleRun:
             for t in tools:   # the last levels' answers
                 t.wait(max(x.delay_ms for x in levels) / 1000 + 60)
             time.sleep(2)
+            answered = memory(java_home, pid, b.url)
+            answered_classes = class_histogram(java_home, pid)
+            # every request's deadline timer (bench.request-deadline, the longest delay + DEADLINE_SLACK_S) is
+            # cancelled when its answer comes, but a cancelled timer can stay scheduled until its time: the leak check
+            # reads the app again once every deadline has passed
+            time.sleep(self.slack_s + 1)
             end = memory(java_home, pid, b.url)
-            self.ends.append({"series": series, "transport": transport, "start": start, "end": end,
-                              "delay_calls": delay_calls(f"http://127.0.0.1:{b.delay_port}")})
+            self.ends.append({"series": series, "transport": transport, "start": start, "answered": answered,
+                              "end": end, "delay_calls": delay_calls(f"http://127.0.0.1:{b.delay_port}"),
+                              "heap_growth_answered": heap_growth(start_classes, answered_classes),
+                              "heap_growth": heap_growth(start_classes, class_histogram(java_home, pid))})
         finally:
             monitor.stop.set()
             for t in tools:
                 self.ps.stop(t, grace_s=5)
             b.stop_system()
         return index
+
+    def burst(self, series, transport, calls):
+        """One request of SERIES fanning out CALLS calls over TRANSPORT, from a fresh app, sampled every
+        burst.SAMPLE_S s while it runs (the request itself comes over HTTP/1.1: the transport is the delay calls')."""
+        b = self.base
+        env = burst.raised(transport, calls, plan.client_of(series))
+        self.limits[f"{series} {transport} fan-out"] = env
+        self.fresh_app(f"{series} fan-out over {transport}", series, env)
+        java_home, pid, delay_url = os.environ["JAVA_HOME"], b.app_pid, f"http://127.0.0.1:{b.delay_port}"
+        d = os.path.join(self.out, "bursts", f"{series}-{transport}")
+        os.makedirs(d, exist_ok=True)
+        monitor = Monitor(pid, b.url, plan.base_of(series), every_s=burst.SAMPLE_S)
+        try:
+            idle = memory(java_home, pid, b.url)
+            served = sum(delay_calls(delay_url).values())
+            log(f"  {series} {transport}: one request fanning out {calls:,} calls of {burst.DELAY_MS} ms")
+            monitor.open(d, os.path.join(d, "samples.jsonl"))
+            monitor.start()
+            t0 = time.monotonic()
+            status, body = fetch(b.url + burst.path(series, calls), burst.DEADLINE_S + 30)
+            wall_s = time.monotonic() - t0
+            monitor.stop.set()
+            monitor.join()
+            monitor.close(d)
+            with open(os.path.join(d, "samples.jsonl")) as f:
+                samples = [json.loads(line) for line in f if line.strip()]
+            cpu = [x["cpu_ms"] for x in samples if "cpu_ms" in x]
+            row = burst.row_of(series, transport, calls, status, body, wall_s, idle, samples,
+                               cpu[-1] - cpu[0] if cpu else 0, sum(delay_calls(delay_url).values()) - served)
+            with open(os.path.join(d, "burst.json"), "w") as f:
+                json.dump(row, f)
+            log(f"    {status} in {wall_s:.1f} s")
+            self.bursts.append(row)
+        finally:
+            monitor.stop.set()
+            b.stop_system()
 
     def write(self):
         rows = []
@@ -379,7 +512,7 @@ class ScaleRun:
             rows.append(row)
         self.rows = with_slopes(rows, self.idle)
         write_report(self.out, self.rows, read_json(os.path.join(self.out, "machine.json"), {}), self.limits,
-                     self.ends, self.nofile)
+                     self.ends, self.nofile, self.bursts, self.skipped)
 
 
 def delay_calls(delay_url):
@@ -411,7 +544,9 @@ COLS = [("mode", "series"), ("transport", "transport"), ("level", "level"), ("pa
         ("heap_after_gc_kib", "heap after GC KiB"), ("mem_kib_per_request", "KiB/req (RSS)"),
         ("heap_kib_per_request", "KiB/req (heap)"), ("platform_threads", "OS threads"),
         ("open_files", "open files"), ("probe_ready_max_ms", "ready max ms"), ("probe_io_p99_ms", "probe p99 ms"),
-        ("probe_ok", "probe ok"), ("flags", "flags")]
+        ("probe_ok", "probe ok"), ("probe_machine_cpu_pct", "machine CPU % (probe)"),
+        ("probe_app_cores", "app cores (probe)"), ("probe_gc_pause_ms", "GC paused ms (probe)"),
+        ("probe_gc_pause_max_ms", "longest GC pause ms"), ("flags", "flags")]
 
 
 def targets(rows):
@@ -436,9 +571,15 @@ def targets(rows):
         v, x = (next(r for r in h2c if r["mode"] == m and r["level"] == common[-1]) for m in ("virtual", "reactive"))
         a, b = v.get("mem_kib_per_request"), x.get("mem_kib_per_request")
         ratio = a / b if a is not None and b else None
-        out.append((name, "n/a" if ratio is None else "PASS" if ratio <= 2 else "FAIL",
-                    f"up to {common[-1]:,} over h2c: {fmt(a)} vs {fmt(b)} KiB/req"
-                    + ("" if ratio is None else f" ({ratio:.2f}x)")))
+        ci = ratio_interval(*(r.get(k) for r in (v, x) for k in ("mem_kib_per_request", "mem_kib_per_request_se",
+                                                                  "mem_kib_per_request_n")))
+        # judged on the interval of the fits where there is one (PASS: all of it within 2x; FAIL: all of it past)
+        verdict = "n/a" if ratio is None else ("PASS" if ratio <= 2 else "FAIL") if ci is None else \
+            "PASS" if ci[1] <= 2 else "FAIL" if ci[0] > 2 else "INCONCLUSIVE"
+        out.append((name, verdict, f"up to {common[-1]:,} over h2c: {fmt(a)} vs {fmt(b)} KiB/req"
+                    + ("" if ratio is None else f" ({ratio:.2f}x" + ("" if ci is None else
+                                                                    f", 95 % interval [{ci[0]:.2f}, {ci[1]:.2f}]")
+                       + ")")))
     else:
         out.append((name, "n/a", "virtual and reactive not both measured over h2c"))
     worker = [r for r in rows if r["mode"] == "worker"]
@@ -482,9 +623,10 @@ def memory_charts(rows, idle_rows):
     return charts
 
 
-def write_report(out, rows, meta, limits, ends, nofile):
-    """summary.json (a row per level and series: the usual fields, in_flight, transport, mem_kib_per_request, ...),
-    summary.md and report.html (the memory charts, the table, pools and limits, the leak check)."""
+def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
+    """summary.json (a row per level and series: the usual fields, in_flight, transport, mem_kib_per_request, ...;
+    `fanout_bursts` a row per fan-out burst), summary.md and report.html (the memory charts, the table, the bursts,
+    pools and limits, the leak check)."""
     idle_rows = [{"mode": e["series"], "transport": e["transport"], "in_flight": 0, "level": 0, **e["start"]}
                  for e in ends]
     leaks = []
@@ -492,12 +634,18 @@ def write_report(out, rows, meta, limits, ends, nofile):
         for key in ("platform_threads", "heap_after_gc_kib", "open_files"):
             a, b = e["start"].get(key), e["end"].get(key)
             if a and b is not None:
-                leaks.append({"series": e["series"], "transport": e["transport"], "what": key, "start": a, "end": b,
+                leaks.append({"series": e["series"], "transport": e["transport"], "what": key, "start": a,
+                              "answered": (e.get("answered") or {}).get(key), "end": b,
                               "within_10_pct": abs(b - a) <= 0.1 * a})
     with open(os.path.join(out, "summary.json"), "w") as f:   # one row a line, as compare's summary.json
         head = json.dumps({"experiment": "scale", "machine": meta, "limits": limits, "leak_check": leaks,
                            "targets": [dict(zip(("target", "verdict", "measured"), t)) for t in targets(rows)],
-                           "delay_calls": {f"{e['series']} {e['transport']}": e.get("delay_calls") for e in ends}},
+                           "delay_calls": {f"{e['series']} {e['transport']}": e.get("delay_calls") for e in ends},
+                           "heap_growth": {f"{e['series']} {e['transport']}": {
+                               "answers_back": e.get("heap_growth_answered"), "deadlines_passed": e.get("heap_growth")}
+                               for e in ends},
+                           "fanout_bursts": list(bursts),
+                           "fanout_not_run": [dict(zip(("series", "transport", "calls", "why"), x)) for x in skipped]},
                           indent=1)
         f.write(head[:-2] + ',\n"rows": [\n' + ",\n".join(json.dumps(r, default=str) for r in rows) + "\n]}\n")
     app_settings = report.settings_text(meta)
@@ -518,10 +666,21 @@ def write_report(out, rows, meta, limits, ends, nofile):
              "against the achieved in-flight, from the idle app up to that level.", "",
              "## Targets", "", "| target | verdict | measured |", "|---|---|---|",
              *[f"| {t} | {v} | {m} |" for t, v, m in targets(rows)], "",
-             "## Levels", "", *table_md(rows), "", "## Leak check (idle app before the first level and after the last)",
-             "", "| series | transport | what | start | end | within 10 % |", "|---|---|---|---|---|---|",
-             *[f"| {x['series']} | {x['transport']} | {x['what']} | {fmt(x['start'])} | {fmt(x['end'])} | "
-               f"{x['within_10_pct']} |" for x in leaks], "",
+             "## Levels", "", *table_md(rows), "",
+             "## Leak check (the idle app before the first level; once the last level's answers are back; once "
+             "every request's deadline has passed too)", "",
+             "| series | transport | what | start | answers back | deadlines passed | within 10 % |",
+             "|---|---|---|---|---|---|---|",
+             *[f"| {x['series']} | {x['transport']} | {x['what']} | {fmt(x['start'])} | {fmt(x.get('answered'))} | "
+               f"{fmt(x['end'])} | {x['within_10_pct']} |" for x in leaks], "",
+             "What the heap after GC kept that it did not at the start (the classes that grew most, live KiB start "
+             "-> then, jcmd GC.class_histogram):", "",
+             *[f"- {e['series']} {e['transport']}, {when}: " + (", ".join(f"{c} {a:,} -> {b:,}" for c, a, b in
+                                                                         e.get(key) or []) or "nothing grew")
+               for e in ends for key, when in (("heap_growth_answered", "answers back"),
+                                               ("heap_growth", "deadlines passed"))], "",
+             f"## One request fanning out (calls of {burst.DELAY_MS} ms each, from a fresh app)", "",
+             *burst.table_md(bursts, skipped), "",
              "## Delay calls per protocol (the delay service's own count, warm-up included)", "",
              *[f"- {e['series']} {e['transport']}: " + (", ".join(f"{p} {n:,}" for p, n in
                                                                sorted(e.get("delay_calls", {}).items())) or "n/a")
@@ -547,7 +706,11 @@ def run(s, argv):
             print(f"{series} {transport}: " + (", ".join(f"{x.in_flight:,} ({x.rate:,} req/s x {x.delay_ms} ms)"
                                                          for x in levels) or "no level fits")
                   + f"  [{ceiling(transport, plan.client_of(series), nofile)[1]}]")
-        print(f"about {estimate_s(groups, plan.warmup_s(s)):.0f} s")
+        bursts = burst.bursts_of(s.modes, s.quick)
+        for series, transport, calls, skipped in bursts:
+            print(f"{series} {transport}: one request fanning out {calls:,} calls" + (f" not run: {skipped}"
+                                                                                     if skipped else ""))
+        print(f"about {estimate_run_s(s, nofile):.0f} s")
         return 0
     out = os.path.abspath(s.out or default_out())
     if os.path.isdir(os.path.join(out, "steps")) and os.listdir(os.path.join(out, "steps")):

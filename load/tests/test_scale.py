@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from harness import cli, plan, procs, scale
+from harness import burst, cli, plan, procs, scale
 
 
 def settings(*argv):
@@ -90,16 +90,16 @@ def test_raised_limits_cover_the_longest_level_and_the_transport():
     assert "-h2c" not in scale.vegeta_args(stairs[0], "http1")
 
 
-def test_the_plan_fits_25_minutes_for_virtual_and_reactive_and_quick_fits_2():
+def test_the_plan_fits_25_minutes_for_virtual_and_reactive_and_quick_fits_4():
     s = settings("--modes", "virtual,reactive")
     groups = scale.groups_of(s, 20_000)
     assert [(g[0], g[1], len(g[2])) for g in groups] == [("virtual", "http1", 3), ("virtual", "h2c", 6),
                                                         ("reactive", "http1", 3), ("reactive", "h2c", 6)]
-    assert scale.estimate_s(groups, plan.warmup_s(s)) <= 25 * 60
+    assert scale.estimate_run_s(s, 20_000) <= 25 * 60
     s = settings("--quick", "--modes", "virtual")
     quick = scale.groups_of(s, 20_000)
     assert [[x.in_flight for x in g[2]] for g in quick] == [[1_000, 5_000], [1_000, 5_000]]
-    assert scale.estimate_s(quick, plan.warmup_s(s)) < 120
+    assert scale.estimate_run_s(s, 20_000) < 200
 
 
 def test_dry_run_prints_the_staircase(capsys):
@@ -145,12 +145,13 @@ def test_report_holds_rows_limits_leaks_and_two_charts(tmp_path):
 
 @pytest.mark.slow
 def test_quick_run_holds_both_transports(tmp_path):
-    """The real thing, small: MariaDB, the delay service, the app and Vegeta, 1,000 and 5,000 in flight."""
+    """The real thing, small: MariaDB, the delay service, the app and Vegeta, 1,000 and 5,000 in flight, and a
+    fan-out burst per transport."""
     out, load = tmp_path / "scale", os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = {**os.environ, "DB_PORT": str(procs.free_port()), "DB_DIR": str(tmp_path / "db")}
     env.pop("PYTHON", None)
     r = subprocess.run([os.path.join(load, "compare.sh"), "--experiment", "scale", "--quick", "--modes", "reactive",
-                        "--out", str(out)], cwd=load, env=env, timeout=300)
+                        "--out", str(out)], cwd=load, env=env, timeout=480)
     assert r.returncode == 0
     data = json.loads((out / "summary.json").read_text())
     rows = data["rows"]
@@ -165,3 +166,90 @@ def test_quick_run_holds_both_transports(tmp_path):
     assert calls["reactive h2c"].get("h2", 0) > 0 and calls["reactive http1"].get("h2", 0) == 0, calls
     assert "BENCH_DELAY_HTTP2=true" in (out / "summary.md").read_text()
     assert (out / "report.html").read_text().count("<svg") == 2
+    # the fan-out bursts: one request each, every call made over the transport asked for
+    bursts = {b["transport"]: b for b in data["fanout_bursts"]}
+    for t, calls in burst.QUICK_CALLS.items():
+        assert bursts[t]["status"] == 200 and bursts[t]["calls"] == calls, bursts[t]
+        assert bursts[t]["delay_calls_served"] == calls and bursts[t]["peak_heap_mib"] > 0, bursts[t]
+    assert all(set(g) == {"answers_back", "deadlines_passed"} for g in data["heap_growth"].values())
+
+
+def test_slope_fit_gives_an_error_and_the_memory_ratio_an_interval():
+    b, se, n = scale.slope_fit([(0, 0), (1, 1), (2, 2), (3, 3)])
+    assert (b, se, n) == (pytest.approx(1.0), pytest.approx(0.0), 4)
+    b, se, n = scale.slope_fit([(0, 0), (1, 2), (2, 1), (3, 3)])
+    assert b == pytest.approx(0.8) and se > 0 and n == 4
+    assert scale.slope_fit([(0, 0), (1, 1)])[1] is None
+    lo, hi = scale.ratio_interval(40.0, 1.0, 7, 38.0, 1.0, 7)
+    assert lo < 40 / 38 < hi and hi < 2
+    assert scale.ratio_interval(40.0, None, 7, 38.0, 1.0, 7) is None
+
+
+def test_the_memory_target_is_judged_on_its_interval():
+    def row(mode, mem, se):
+        return {"mode": mode, "transport": "h2c", "level": 100_000, "in_flight": 100_000, "success_pct": 100.0,
+                "mem_kib_per_request": mem, "mem_kib_per_request_se": se, "mem_kib_per_request_n": 7,
+                "probe_ok": True, "status_codes": "200:10", "errors": ""}
+    judged = {t: (v, m) for t, v, m in scale.targets([row("virtual", 40.0, 1.0), row("reactive", 38.0, 1.0)])}
+    verdict, measured = judged["memory per waiting request (RSS slope): virtual <= 2 x reactive"]
+    assert verdict == "PASS" and "95 % interval" in measured
+    judged = {t: v for t, v, _ in scale.targets([row("virtual", 70.0, 20.0), row("reactive", 38.0, 1.0)])}
+    assert judged["memory per waiting request (RSS slope): virtual <= 2 x reactive"] == "INCONCLUSIVE"
+    judged = {t: v for t, v, _ in scale.targets([row("virtual", 90.0, 1.0), row("reactive", 38.0, 1.0)])}
+    assert judged["memory per waiting request (RSS slope): virtual <= 2 x reactive"] == "FAIL"
+
+
+def test_the_probe_window_reads_cpu_and_collector_pauses():
+    a = {"t": 0.0, "machine_busy_s": 100.0, "machine_total_s": 200.0, "cpu_ms": 1_000.0,
+         "metrics": {"gc_pause_s": 1.0, "gc_pause_max_s": 0.01}}
+    b = {"t": 2.0, "machine_busy_s": 103.0, "machine_total_s": 204.0, "cpu_ms": 3_000.0,
+         "metrics": {"gc_pause_s": 1.25, "gc_pause_max_s": 0.2}}
+    assert scale.window(a, b) == {"probe_machine_cpu_pct": 75, "probe_app_cores": 1.0, "probe_gc_pause_ms": 250,
+                                  "probe_gc_pause_max_ms": 200}
+
+
+HISTOGRAM = """ num     #instances         #bytes  class name (module)
+-------------------------------------------------------
+   1:        200000       20971520  [B (java.base@25.0.3)
+   2:         10000        1048576  io.vertx.core.http.impl.Http2ClientStream
+Total        210000       22020096
+"""
+
+
+def test_class_histogram_growth_names_what_the_heap_kept():
+    end = {name: int(size) // 1024 for _, size, name in scale.HISTO_LINE.findall(HISTOGRAM)}
+    assert end == {"[B": 20_480, "io.vertx.core.http.impl.Http2ClientStream": 1_024}
+    assert scale.heap_growth({"[B": 480}, end) == [["[B", 480, 20_480],
+                                                   ["io.vertx.core.http.impl.Http2ClientStream", 0, 1_024]]
+    assert scale.heap_growth(end, end) == []
+
+
+def test_bursts_cover_every_series_but_the_socket_client_over_h2c():
+    got = burst.bursts_of(["virtual", "virtual+socket", "worker", "reactive"], quick=False)
+    assert [(s, t, c) for s, t, c, why in got if not why] == [
+        ("virtual", "http1", 10_000), ("virtual", "h2c", 100_000), ("virtual+socket", "http1", 10_000),
+        ("worker", "http1", 10_000), ("worker", "h2c", 100_000), ("reactive", "http1", 10_000),
+        ("reactive", "h2c", 100_000)]
+    assert [(s, t) for s, t, _, why in got if why] == [("virtual+socket", "h2c")]
+    assert burst.path("virtual+socket", 10_000) == "/virtual/fanout?delay=1000&calls=10000"
+    env = burst.raised("h2c", 100_000)
+    assert env["BENCH_MAX_FANOUT_CALLS"] == "100000" and env["BENCH_DELAY_HTTP2"] == "true"
+    assert "QUARKUS_REST_CLIENT_DELAY_CONNECTION_POOL_SIZE" not in env
+    assert burst.raised("http1", 10_000)["QUARKUS_REST_CLIENT_DELAY_CONNECTION_POOL_SIZE"] == "10100"
+
+
+def test_a_burst_row_has_its_peaks_and_a_refusal_its_reason():
+    samples = [{"cpu_ms": 0, "rss_kb": 400_000, "threads": 30, "metrics": {"heap_bytes": 50 * 2 ** 20,
+                                                                         "jvm_live_threads": 25}},
+               {"cpu_ms": 5_000, "rss_kb": 900_000, "threads": 40, "metrics": {"heap_bytes": 700 * 2 ** 20,
+                                                                             "jvm_live_threads": 35}}]
+    idle = {"platform_threads": 30, "heap_after_gc_kib": 30 * 1024, "rss_kib": 400_000}
+    row = burst.row_of("virtual", "h2c", 100_000, 200, b"{}", 4.5, idle, samples, 5_000.0, 100_000)
+    assert row["wall_ms"] == 4_500 and row["over_delay_ms"] == 3_500 and row["cpu_ms_per_call"] == 0.05
+    assert (row["peak_os_threads"], row["peak_jvm_threads"], row["peak_heap_mib"]) == (40, 35, 700)
+    refused = burst.row_of("worker", "http1", 10_000, 503, json.dumps(
+        {"status": 503, "detail": "the fan-out pool cannot queue 10000 more calls"}).encode(), 0.01, idle,
+        samples, 1.0, 0)
+    assert refused["detail"].startswith("the fan-out pool") and refused["cpu_ms_per_call"] is None
+    md = "\n".join(burst.table_md([row, refused], [("virtual+socket", "h2c", 100_000, "HTTP/1.1 only")]))
+    assert "30 -> 40" in md and "30 -> 700" in md and "not run: virtual+socket over h2c" in md
