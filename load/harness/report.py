@@ -369,6 +369,11 @@ def write_all(run, rows, meta):
     print(f"{len(rows)} steps, {flagged} flagged -> {run}/summary.csv, summary.json, summary.md, report.html")
 
 
+def standalone(svg):
+    """A chart as an SVG file of its own (a README's figure): the report's style inside it."""
+    return svg.replace(">", "><style>" + CSS + "</style>", 1)
+
+
 def figures(run, out, worker_pool):
     """The README's two io figures from a run's (or a median's) summary.json, as standalone SVG files."""
     data = read_json(os.path.join(run, "summary.json"))
@@ -387,7 +392,7 @@ def figures(run, out, worker_pool):
                                             hlines=[(ceil, f"worker ceiling {ceil:,.0f}/s")] if ceil else (),
                                             logy=False))):
         with open(os.path.join(out, name), "w") as f:
-            f.write(svg.replace(">", "><style>" + CSS + "</style>", 1))
+            f.write(standalone(svg))
         print(os.path.join(out, name))
 
 

@@ -549,8 +549,8 @@ COLS = [("mode", "series"), ("transport", "transport"), ("level", "level"), ("pa
         ("probe_gc_pause_max_ms", "longest GC pause ms"), ("flags", "flags")]
 
 
-def targets(rows):
-    """The issue's targets from the rows: [(target, PASS | FAIL | n/a, what was measured)]."""
+def targets(rows, leaks=()):
+    """The issue's targets from the rows and the leak check: [(target, PASS | FAIL | n/a, what was measured)]."""
     out = []
     h2c = [r for r in rows if r["transport"] == "h2c"]
     for mode in ("virtual", "reactive"):
@@ -594,6 +594,11 @@ def targets(rows):
     out.append(("the app answers at every level (ready within 1 s, probe p99 within 100 ms)",
                 "PASS" if rows and not bad else "FAIL" if bad else "n/a", "not at: " + ", ".join(bad) if bad else
                 "every level"))
+    grown = [f"{x['series']} {x['transport']} {x['what']} {fmt(x['start'])} -> {fmt(x['end'])}" for x in leaks
+             if not x["within_10_pct"]]
+    out.append(("threads, heap after GC and open files back within 10 % of the start (once every deadline passed)",
+                "FAIL" if grown else "PASS" if leaks else "n/a", "not: " + ", ".join(grown) if grown else
+                "all back" if leaks else "not measured"))
     return out
 
 
@@ -623,10 +628,13 @@ def memory_charts(rows, idle_rows):
     return charts
 
 
+CHART_FILES = ("memory.svg", "heap.svg")   # RSS, heap after a full GC
+
+
 def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
     """summary.json (a row per level and series: the usual fields, in_flight, transport, mem_kib_per_request, ...;
     `fanout_bursts` a row per fan-out burst), summary.md and report.html (the memory charts, the table, the bursts,
-    pools and limits, the leak check)."""
+    pools and limits, the leak check), and its two charts as memory.svg and heap.svg."""
     idle_rows = [{"mode": e["series"], "transport": e["transport"], "in_flight": 0, "level": 0, **e["start"]}
                  for e in ends]
     leaks = []
@@ -639,7 +647,7 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
                               "within_10_pct": abs(b - a) <= 0.1 * a})
     with open(os.path.join(out, "summary.json"), "w") as f:   # one row a line, as compare's summary.json
         head = json.dumps({"experiment": "scale", "machine": meta, "limits": limits, "leak_check": leaks,
-                           "targets": [dict(zip(("target", "verdict", "measured"), t)) for t in targets(rows)],
+                           "targets": [dict(zip(("target", "verdict", "measured"), t)) for t in targets(rows, leaks)],
                            "delay_calls": {f"{e['series']} {e['transport']}": e.get("delay_calls") for e in ends},
                            "heap_growth": {f"{e['series']} {e['transport']}": {
                                "answers_back": e.get("heap_growth_answered"), "deadlines_passed": e.get("heap_growth")}
@@ -665,7 +673,7 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
              "memory. Memory per waiting request: the least-squares slope of RSS (and of the heap after GC) "
              "against the achieved in-flight, from the idle app up to that level.", "",
              "## Targets", "", "| target | verdict | measured |", "|---|---|---|",
-             *[f"| {t} | {v} | {m} |" for t, v, m in targets(rows)], "",
+             *[f"| {t} | {v} | {m} |" for t, v, m in targets(rows, leaks)], "",
              "## Levels", "", *table_md(rows), "",
              "## Leak check (the idle app before the first level; once the last level's answers are back; once "
              "every request's deadline has passed too)", "",
@@ -688,6 +696,9 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(lines))
     charts = memory_charts(rows, idle_rows)
+    for name, chart in zip(CHART_FILES, charts):   # on their own too, for pages that show one
+        with open(os.path.join(out, name), "w") as f:
+            f.write(report.standalone(chart))
     body = "".join(f"<div>{c}</div>" for c in charts)
     md = "\n".join(lines).replace("&", "&amp;").replace("<", "&lt;")
     with open(os.path.join(out, "report.html"), "w") as f:

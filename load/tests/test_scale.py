@@ -117,11 +117,16 @@ def test_targets_judge_the_top_level_the_memory_ratio_the_worker_and_the_probe()
             row("worker", 100_000, success_pct=1.0, in_flight=600, status_codes="200:10 503:990",
                 errors="503 Service Unavailable", probe_ok=False)]
     verdicts = {t: v for t, v, _ in scale.targets(rows)}
-    assert list(verdicts.values()) == ["PASS", "PASS", "PASS", "PASS", "FAIL"]
+    assert list(verdicts.values()) == ["PASS", "PASS", "PASS", "PASS", "FAIL", "n/a"]
     rows[0].update(mem_kib_per_request=5.0, success_pct=99.0)
     rows[2].update(status_codes="200:10 0:990", errors="Get timeout")
-    assert [v for _, v, _ in scale.targets(rows)] == ["FAIL", "PASS", "FAIL", "FAIL", "FAIL"]
-    assert [v for _, v, _ in scale.targets([])] == ["n/a"] * 5
+    assert [v for _, v, _ in scale.targets(rows)] == ["FAIL", "PASS", "FAIL", "FAIL", "FAIL", "n/a"]
+    assert [v for _, v, _ in scale.targets([])] == ["n/a"] * 6
+    leaks = [{"series": "virtual", "transport": "h2c", "what": "open_files", "start": 80, "end": 85,
+              "within_10_pct": True}]
+    assert scale.targets(rows, leaks)[-1][1] == "PASS"
+    leaks.append({**leaks[0], "what": "heap_after_gc_kib", "end": 200, "within_10_pct": False})
+    assert scale.targets(rows, leaks)[-1][1:] == ("FAIL", "not: virtual h2c heap_after_gc_kib 80 -> 200")
 
 
 def test_report_holds_rows_limits_leaks_and_two_charts(tmp_path):
@@ -141,6 +146,7 @@ def test_report_holds_rows_limits_leaks_and_two_charts(tmp_path):
     assert "BENCH_DELAY_HTTP2=true" in md and "at most 9,750 waiting requests" in md
     assert "delay calls over h2c true" in md and "virtual h2c: h2 6,000" in md
     assert (tmp_path / "report.html").read_text().count("<svg") == 2
+    assert (tmp_path / "memory.svg").read_text().startswith("<svg") and (tmp_path / "heap.svg").exists()
 
 
 @pytest.mark.slow
