@@ -1,4 +1,4 @@
 """`python -m harness`: the same entry point as the `vtvr-harness` command."""
-from .cli import main
+from harness.cli import main
 
 raise SystemExit(main())

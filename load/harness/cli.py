@@ -8,10 +8,10 @@ from importlib import resources
 
 # Subcommands whose module owns its options (the analysis side): the arguments go to that module's own parser
 DELEGATED = {
-    "report": ("harness.report", "summaries, report.html, figures and one-step lines from step folders"),
-    "sample": ("harness.sample", "the per-step process and /q/metrics sampler"),
-    "chaos-probe": ("harness.chaos.chaos", "the fault checks' probes and analysis (targets, recover, verify, ...)"),
-    "hostile": ("harness.chaos.hostile", "the hostile-client checks"),
+    "report": ("harness.report.summaries", "summaries, report.html, figures and one-step lines"),
+    "sample": ("harness.sampling.sample", "the per-step process and /q/metrics sampler"),
+    "chaos-probe": ("harness.runs.chaos.chaos", "the fault checks' probes and analysis (targets, recover, verify)"),
+    "hostile": ("harness.runs.chaos.hostile", "the hostile-client checks"),
 }
 
 
@@ -89,8 +89,10 @@ def contract_parser():
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    commands = {"compare": (compare_parser, "harness.compare"), "chaos": (chaos_parser, "harness.chaos.run"),
-                "startup": (startup_parser, "harness.startup"), "contract": (contract_parser, "harness.contract")}
+    commands = {"compare": (compare_parser, "harness.runs.compare"),
+                "chaos": (chaos_parser, "harness.runs.chaos.run"),
+                "startup": (startup_parser, "harness.runs.startup"),
+                "contract": (contract_parser, "harness.runs.contract")}
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: vtvr-harness COMMAND [options]   (COMMAND -h for its options)\n")
         for name in commands:
@@ -107,7 +109,7 @@ def main(argv=None):
         print(f"error: unknown command '{command}' (vtvr-harness -h lists them)", file=sys.stderr)
         return 2
     parser, module = commands[command]
-    from .procs import Terminated
+    from harness.infra.procs import Terminated
     try:
         args = parser().parse(rest)
         if args is None:

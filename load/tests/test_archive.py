@@ -2,7 +2,7 @@
 import os
 import tarfile
 
-from harness import archive
+from harness.report import archive
 
 
 def make(root, files):

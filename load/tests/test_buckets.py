@@ -1,7 +1,7 @@
 """Tests of harness/buckets.py on a few collapsed stacks (async-profiler's format), plain and gzipped."""
 import gzip
 
-from harness import buckets
+from harness.analysis import buckets
 
 STACKS = """[vert.x-eventloop-thread-0 tid=1];io/netty/channel/epoll/EpollEventLoop.run 30
 [vert.x-eventloop-thread-0 tid=1];io/vertx/core/http/impl/Http1xServerConnection.handle;org/vtvr/X.y 10

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from harness.chaos import chaos, hostile
+from harness.runs.chaos import chaos, hostile
 
 
 def test_targets_tag_every_request_and_round_robin_the_modes(tmp_path):

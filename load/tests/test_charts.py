@@ -2,7 +2,7 @@
 import re
 import xml.etree.ElementTree as ET
 
-from harness import charts
+from harness.report import charts
 
 ROW = {"mode": "virtual", "tool": "vegeta", "load": 500, "load_kind": "rate", "achieved_rps": 499.0,
        "success_pct": 100.0, "p50_ok_ms": 101.0, "p99_ok_ms": 110.0, "p50_ms": 101.0, "p99_ms": 110.0,

@@ -53,7 +53,7 @@ def test_dry_run_prints_the_plan_and_estimate(capsys):
 
 
 def test_one_of_n_runs_drops_runs_out_and_rotate():
-    from harness.compare import one_run_argv
+    from harness.runs.compare import one_run_argv
     assert one_run_argv(["--runs", "3", "--quick", "--out=/x", "--rotate", "2", "--modes", "virtual", "--runs=3"]) \
         == ["--quick", "--modes", "virtual"]
 

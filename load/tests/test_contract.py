@@ -1,5 +1,5 @@
 """The contract check's reading of a Schemathesis run: the cases it generated and the 5xx answers in its events."""
-from harness import contract
+from harness.runs import contract
 
 
 def test_cases_is_the_summarys_last_generated_count():

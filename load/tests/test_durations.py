@@ -1,7 +1,7 @@
 """Tests of harness/durations.py, the one duration parser."""
 import pytest
 
-from harness import durations
+from harness.infra import durations
 
 
 @pytest.mark.parametrize("text,ms", [("5s", 5000), ("1.5s", 1500), ("500ms", 500), ("2m", 120000), ("1m30s", 90000),

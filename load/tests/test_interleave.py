@@ -8,9 +8,13 @@ import os
 import numpy as np
 import pytest
 
-from harness import cli, interleave, plan, report, stats, steps, trials, verdict_report
+from harness import cli
+from harness.analysis import stats, steps, trials
+from harness.analysis.targets import AA_PAIRS, for_series
 from harness.cli import Fatal
-from harness.targets import AA_PAIRS, for_series
+from harness.report import summaries as report
+from harness.report import verdict_report
+from harness.runs import interleave, plan
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 REQUIRED = {"target", "scenario", "rate", "metric", "series", "ratio", "ci_low", "ci_high", "blocks", "verdict", "aa"}

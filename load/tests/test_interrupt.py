@@ -12,7 +12,7 @@ import uuid
 import psutil
 import pytest
 
-from harness import procs
+from harness.infra import procs
 
 LOAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 pytestmark = pytest.mark.slow

@@ -8,9 +8,13 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from harness import cli, interleave, ladder, ladder_report, plan, report, stats, trials, verdict_report
+from harness import cli
+from harness.analysis import ladder, stats, trials
+from harness.analysis.targets import AA_PAIRS, for_series
 from harness.cli import Fatal
-from harness.targets import AA_PAIRS, for_series
+from harness.report import ladder_report, verdict_report
+from harness.report import summaries as report
+from harness.runs import interleave, plan
 
 # true CPU ms/req of every series (the reactive ladder: floor 0.050 up to the mode at 0.100, the project's own
 # rungs above ladder-rest-client costing 1 - 0.080/0.100 = 20 %; the virtual ladder's 1 - 0.098/0.103 = 4.9 %)

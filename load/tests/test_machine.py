@@ -1,7 +1,7 @@
 """Tests of harness/machine.py: this machine's facts and a running app's settings from its /q/info."""
 import sys
 
-from harness import machine
+from harness.sampling import machine
 
 INFO = {"settings": {"quarkus.thread-pool.max-threads": "200", "bench.max-in-flight": "5000"},
         "build": {"quarkusVersion": "3.30.6", "version": "1.0.0-SNAPSHOT"}, "java": {"version": "25.0.3"}}

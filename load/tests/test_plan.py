@@ -1,7 +1,8 @@
 """The plan, the presets and the time estimate of load/compare.sh, computed without starting anything."""
 import pytest
 
-from harness import cli, plan
+from harness import cli
+from harness.runs import plan
 
 
 def settings(*argv, env=None):

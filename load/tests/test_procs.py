@@ -9,7 +9,7 @@ import time
 import psutil
 import pytest
 
-from harness import procs
+from harness.infra import procs
 
 # a shell that starts a grandchild and ignores SIGTERM, as a stuck JVM would
 STUBBORN = "trap '' TERM; sleep 300 & wait"
@@ -46,7 +46,7 @@ def test_everything_is_stopped_when_the_run_fails(tmp_path):
 
 
 def test_sigterm_to_the_runner_stops_its_processes(tmp_path):
-    code = ("import sys, time; from harness import procs\n"
+    code = ("import sys, time; from harness.infra import procs\n"
             "with procs.Procs() as ps:\n"
             "    p = ps.start('child', ['sleep', '300'])\n"
             "    print(p.pid, flush=True)\n"

@@ -3,7 +3,8 @@ import io
 
 from rich.console import Console
 
-from harness import plan, procs, progress
+from harness.infra import procs, progress
+from harness.runs import plan
 
 
 def test_plain_line_per_step(capsys):

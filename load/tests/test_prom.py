@@ -1,5 +1,5 @@
 """Tests of harness/prom.py, the one Prometheus text parser."""
-from harness import prom
+from harness.sampling import prom
 
 TEXT = """# HELP admission_limit requests in progress allowed
 # TYPE admission_limit gauge

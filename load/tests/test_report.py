@@ -8,7 +8,9 @@ import shutil
 
 import pytest
 
-from harness import archive, report, steps
+from harness.analysis import steps
+from harness.report import archive
+from harness.report import summaries as report
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 SETTINGS = {"quarkus.thread-pool.max-threads": "100", "quarkus.thread-pool.queue-size": "400",

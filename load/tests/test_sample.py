@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from harness import sample
+from harness.sampling import sample
 
 METRICS = """jvm_memory_used_bytes{area="heap",id="eden"} 1048576.0
 agroal_active_count{datasource="default"} 3.0
@@ -65,7 +65,7 @@ def test_a_remote_app_is_sampled_from_its_metrics_alone(tmp_path, http_server):
         return (200, METRICS) if len(calls) < 4 else (500, "")
     routes["/q/metrics"] = metrics
     out = tmp_path / "remote.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "harness.sample", "--metrics", base + "/q/metrics", "--out",
+    proc = subprocess.Popen([sys.executable, "-m", "harness.sampling.sample", "--metrics", base + "/q/metrics", "--out",
                              str(out), "--interval", "0.05"], cwd=os.path.dirname(os.path.dirname(__file__)))
     try:
         import time

@@ -6,7 +6,9 @@ import subprocess
 
 import pytest
 
-from harness import burst, cli, plan, procs, scale
+from harness import cli
+from harness.infra import procs
+from harness.runs import burst, plan, scale
 
 
 def settings(*argv):

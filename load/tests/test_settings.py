@@ -1,8 +1,9 @@
 """The settings of chaos and startup from options and environment: presets, overrides and clear errors."""
 import pytest
 
-from harness import cli, startup
-from harness.chaos import run as chaos_run
+from harness import cli
+from harness.runs import startup
+from harness.runs.chaos import run as chaos_run
 
 
 def chaos(*argv, env=None):

@@ -1,5 +1,6 @@
-"""harness.stats, targets, verdict_plot and verdict_summary on synthetic trials with a known truth. Every simulation
-has a fixed seed; a coverage tolerance is 3 binomial standard errors (plus, where stated, a method's known bias)."""
+"""analysis.stats and targets, report.verdict_plot and verdict_summary on synthetic trials with a known truth. Every
+simulation has a fixed seed; a coverage tolerance is 3 binomial standard errors (plus, where stated, a method's known
+bias)."""
 import json
 import math
 import xml.etree.ElementTree as ET
@@ -7,8 +8,9 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from harness import stats, trials, verdict_plot, verdict_summary
-from harness.targets import AA_PAIRS, TARGETS, Target, for_series
+from harness.analysis import stats, trials
+from harness.analysis.targets import AA_PAIRS, TARGETS, Target, for_series
+from harness.report import verdict_plot, verdict_summary
 
 SERIES = ("virtual", "virtual+socket", "worker", "reactive", "reactive-aa")
 

@@ -3,7 +3,8 @@ import os
 
 import pytest
 
-from harness import sample, steps
+from harness.analysis import steps
+from harness.sampling import sample
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 POOL = 200   # the worker pool the fixtures' ceilings assume

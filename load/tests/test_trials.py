@@ -1,4 +1,4 @@
-"""harness.trials: the schedule's randomization, invocations and duet order, its time estimate, and the sequential
+"""analysis.trials: the schedule's randomization, invocations and duet order, its time estimate, and the sequential
 stopping rule's error rate under the null (simulated with a fixed seed; tolerance 3 binomial standard errors)."""
 import itertools
 import math
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from test_stats import SERIES, simulate, tol
 
-from harness import stats, trials
-from harness.targets import AA_PAIRS, for_series
+from harness.analysis import stats, trials
+from harness.analysis.targets import AA_PAIRS, for_series
 
 STEPS = (("io", 500.0), ("io", 2500.0), ("fanout", 150.0))
 

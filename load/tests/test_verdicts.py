@@ -1,7 +1,7 @@
 """Tests of load/verdicts.py: coherent medians over runs, the targets against the A/A noise, saturation."""
 import pytest
 
-from harness import steps, verdicts
+from harness.analysis import steps, verdicts
 
 POOL = 200   # the worker pool (quarkus.thread-pool.max-threads) the targets are judged with
 

@@ -4,8 +4,8 @@ threads, peak heap and RSS), from a fresh app. The worker mode shows its bound: 
 that does not fit (503 problem) rather than queueing it."""
 import json
 
-from . import plan
-from .steps import fmt, rnd
+from harness.analysis.steps import fmt, rnd
+from harness.runs import plan
 
 DELAY_MS = 1_000
 CALLS = {"http1": 10_000, "h2c": 100_000}

@@ -7,7 +7,7 @@ import urllib.request
 
 import psutil
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # the repository
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))   # the repository
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))   # loopback apps, never through a proxy
 
 

@@ -4,10 +4,10 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from . import ladder
-from .cli import Fatal
-from .durations import parse_ms
-from .scenarios import PARAMS, table
+from harness.analysis import ladder
+from harness.cli import Fatal
+from harness.infra.catalogue import PARAMS, table
+from harness.infra.durations import parse_ms
 
 # Per scenario: (Vegeta rates in req/s, hey concurrency levels), sized for a 2-core machine that also runs the
 # load generator, the delay service and the database

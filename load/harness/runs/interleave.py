@@ -13,12 +13,15 @@ import sys
 import time
 from dataclasses import dataclass
 
-from . import ladder, plan, procs, stats, steps, trials, verdict_report
-from .cli import Fatal
-from .compare import JAR, Run, children_cpu_ms, fetch, laddr, save, write_targets
-from .procs import Procs, log
-from .scenarios import LOAD_DIR, table
-from .targets import AA_PAIRS, for_series
+from harness.analysis import ladder, stats, steps, trials
+from harness.analysis.targets import AA_PAIRS, for_series
+from harness.cli import Fatal
+from harness.infra import procs
+from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.procs import Procs, log
+from harness.report import verdict_report
+from harness.runs import plan
+from harness.runs.compare import JAR, Run, children_cpu_ms, fetch, laddr, save, write_targets
 
 # What a default run measures: one step per scenario the targets name (scenario, tool, load), at the rates the
 # previous runs found every series serving fully (docs/results.md); io 2,500 is the A/A yardstick's rate.
@@ -179,7 +182,7 @@ class Interleaved(Run):
         log(f"apps ready: {', '.join(f'{a.series} (pid {a.pid})' for a in started)}")
         if self.scrape_ms is None and started:
             self.use(started[0])
-            r = subprocess.run([sys.executable, "-m", "harness.sample", "--pid", str(started[0].pid),
+            r = subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(started[0].pid),
                                 "--scrape-cost", f"{started[0].url}/q/metrics"], capture_output=True, text=True)
             with contextlib.suppress(ValueError, KeyError):
                 self.scrape_ms = json.loads(r.stdout)["scrape_cpu_ms"]
@@ -446,6 +449,6 @@ def run(s, argv):
 
 
 def _default_out():
-    from .compare import default_out
+    from harness.runs.compare import default_out
     return default_out()
 

@@ -25,7 +25,7 @@ import urllib.request
 
 import psutil
 
-from .prom import metric_sum, parse
+from harness.sampling.prom import metric_sum, parse
 
 
 def proc_sample(proc):

@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from . import procs
+from harness.infra import procs
 
 
 def clock(seconds):

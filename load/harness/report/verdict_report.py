@@ -9,10 +9,10 @@ import html
 import json
 import os
 
-from . import verdict_plot, verdict_summary
-from .steps import read_json, step_row
-from .targets import LABELS
-from .verdicts import median_rows
+from harness.analysis.steps import read_json, step_row
+from harness.analysis.targets import LABELS
+from harness.analysis.verdicts import median_rows
+from harness.report import verdict_plot, verdict_summary
 
 VERDICTS = "verdicts.json"
 TRIALS = "trials.jsonl"
@@ -132,7 +132,7 @@ def rows_of(run, worker_pool):
 
 def publish(run, worker_pool):
     """summary.csv/json/md and report.html of an interleaved run (report.write_all, the verdicts on top)."""
-    from . import report  # report imports this module for its sections
+    from harness.report import summaries as report  # report imports this module for its sections
     rows = rows_of(run, worker_pool)
     if not rows:
         return 1

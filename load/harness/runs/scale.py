@@ -16,15 +16,17 @@ from datetime import UTC, datetime
 import psutil
 from scipy import stats as sps
 
-from . import burst, plan, procs, report
-from .charts import mode_color, svg_chart
-from .cli import Fatal
-from .compare import Run, default_out, fetch
-from .procs import Procs, log
-from .prom import metric_sum, parse
-from .sample import proc_sample
-from .scenarios import LOAD_DIR
-from .steps import fmt, percentile, read_json, rnd, step_row
+from harness.analysis.steps import fmt, percentile, read_json, rnd, step_row
+from harness.cli import Fatal
+from harness.infra import procs
+from harness.infra.catalogue import LOAD_DIR
+from harness.infra.procs import Procs, log
+from harness.report import summaries as report
+from harness.report.charts import mode_color, svg_chart
+from harness.runs import burst, plan
+from harness.runs.compare import Run, default_out, fetch
+from harness.sampling.prom import metric_sum, parse
+from harness.sampling.sample import proc_sample
 
 LEVELS = (1_000, 5_000, 10_000, 25_000, 50_000, 100_000)
 QUICK_LEVELS = (1_000, 5_000)

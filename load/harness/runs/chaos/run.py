@@ -11,12 +11,12 @@ import tempfile
 import time
 from datetime import datetime
 
-from .. import procs
-from ..cli import Fatal
-from ..compare import ROOT, bash_env, laddr, newer_than
-from ..procs import Procs, log
-from ..scenarios import LOAD_DIR, table
-from . import chaos
+from harness.cli import Fatal
+from harness.infra import procs
+from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.procs import Procs, log
+from harness.runs.chaos import chaos
+from harness.runs.compare import ROOT, bash_env, laddr, newer_than
 
 # (quick, default) of the settings --quick changes
 QUICK = {"DURATION": (8, 30), "WARMUP": (3, 10), "OVERLOAD_TIMEOUT": ("5s", "10s"), "CHECKOUT_LEAD": (4, 10),
@@ -257,7 +257,7 @@ class Chaos:
         log(f"5 hostile: 2,000 idle connections, a reactive cpu flood for {self.p['HOSTILE_FLOOD']} s, admission "
             "past bench.max-in-flight")
         hlog = self.path("logs", "hostile.log")
-        self.ps.run("hostile", [sys.executable, "-m", "harness.chaos.hostile", "--base", self.url, "--checks",
+        self.ps.run("hostile", [sys.executable, "-m", "harness.runs.chaos.hostile", "--base", self.url, "--checks",
                                 self.path("checks"), "--flood", str(self.p["HOSTILE_FLOOD"])], log_path=hlog)
         sys.stderr.write("".join("  " + line for line in procs.tail(hlog, 10_000).splitlines(True)))
         for f in sorted(os.listdir(self.path("checks"))):

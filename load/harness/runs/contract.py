@@ -7,11 +7,11 @@ import subprocess
 import sys
 from datetime import datetime
 
-from . import procs
-from .cli import Fatal
-from .compare import ROOT, bash_env
-from .procs import Procs, log
-from .scenarios import LOAD_DIR
+from harness.cli import Fatal
+from harness.infra import procs
+from harness.infra.catalogue import LOAD_DIR
+from harness.infra.procs import Procs, log
+from harness.runs.compare import ROOT, bash_env
 
 # Smaller limits than the app's defaults, so no generated request waits seconds; the document reads them from the
 # configuration, so it still describes the running app exactly

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import ladder
-from .stats import METRICS
-from .steps import AA_SUFFIX
+from harness.analysis import ladder
+from harness.analysis.stats import METRICS
+from harness.analysis.steps import AA_SUFFIX
 
 LABELS = {"cpu_ms_per_req": "CPU ms/req", "p99_ok_ms": "p99 of successes", "rss_mib": "peak RSS",
           "ok_rate": "successes/s"}

@@ -2,7 +2,16 @@
 import os
 import re
 
-from .steps import AA_SUFFIX, FIELDS, TEXT_FIELDS, fmt, params_of, series_names, sort_rows, worker_ceiling
+from harness.analysis.steps import (
+    AA_SUFFIX,
+    FIELDS,
+    TEXT_FIELDS,
+    fmt,
+    params_of,
+    series_names,
+    sort_rows,
+    worker_ceiling,
+)
 
 
 # ---------------------------------------------------------------------------------------------- targets

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from .targets import LABELS
+from harness.analysis.targets import LABELS
 
 COLOURS = {"PASS": "#1a7f37", "FAIL": "#cf222e", "INCONCLUSIVE": "#9a6700"}
 ROW, LABEL_W, PLOT_W, TEXT_W, TOP = 20, 330, 300, 270, 54

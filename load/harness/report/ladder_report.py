@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import html
 
-from . import ladder
-from .charts import nice_ticks
-from .steps import AA_SUFFIX
+from harness.analysis import ladder
+from harness.analysis.steps import AA_SUFFIX
+from harness.report.charts import nice_ticks
 
 LABELS = {"cpu_ms_per_req": "CPU ms/req", "p99_ok_ms": "p99 ms"}
 

@@ -17,11 +17,12 @@ from datetime import datetime
 
 import psutil
 
-from . import machine, procs
-from .cli import Fatal, usage_text
-from .compare import ROOT, bash_env
-from .procs import Procs, log
-from .scenarios import LOAD_DIR, table
+from harness.cli import Fatal, usage_text
+from harness.infra import procs
+from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.procs import Procs, log
+from harness.runs.compare import ROOT, bash_env
+from harness.sampling import machine
 
 METRICS = [("first_ok_ms", "first 200 (ms)"), ("cpu_first_ms", "CPU to first 200 (ms)"),
            ("quarkus_started_ms", "Quarkus 'started in' (ms)"), ("rss_first_mib", "RSS after first 200 (MiB)"),

@@ -30,9 +30,7 @@ from importlib import resources
 
 import jinja2
 
-from . import archive, ladder_report, machine, verdict_report
-from .charts import Tips, mode_color, series_for, svg_chart
-from .steps import (
+from harness.analysis.steps import (
     AA_SUFFIX,
     FIELDS,
     fmt,
@@ -46,7 +44,10 @@ from .steps import (
     step_row,
     worker_ceiling,
 )
-from .verdicts import median_rows, saturation, saturation_args, saturation_over_runs, targets
+from harness.analysis.verdicts import median_rows, saturation, saturation_args, saturation_over_runs, targets
+from harness.report import archive, ladder_report, verdict_report
+from harness.report.charts import Tips, mode_color, series_for, svg_chart
+from harness.sampling import machine
 
 # The settings that make the comparison fair or bound it, printed in every report: (key, what it is)
 SETTINGS = [

@@ -2,7 +2,7 @@
 import html
 import math
 
-from .steps import AA_SUFFIX, fmt, series_names
+from harness.analysis.steps import AA_SUFFIX, fmt, series_names
 
 MODE_COLORS = {"floor": "#57606a", "virtual": "#1f77b4", "worker": "#e6730f", "reactive": "#2ca02c",
                "virtual+socket": "#17becf",

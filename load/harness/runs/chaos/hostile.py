@@ -26,8 +26,8 @@ import urllib.error
 import urllib.request
 from urllib.parse import urlparse
 
-from .. import prom
-from ..steps import percentile
+from harness.analysis.steps import percentile
+from harness.sampling import prom
 
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 

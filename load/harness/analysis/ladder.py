@@ -3,7 +3,7 @@ series' cost over the floor's, the waterfall of added cost from the floor to eac
 of a mode's CPU per request, each with its interval by the verdicts' method (stats.pair, stats.interval)."""
 from __future__ import annotations
 
-from . import stats
+from harness.analysis import stats
 
 FLOOR = "floor"
 # Each mode as shipped and the rungs from the floor up to it, one change each (docs/floor.md "The ladder"). The

@@ -14,11 +14,14 @@ import urllib.error
 import urllib.request
 from datetime import UTC, datetime
 
-from . import machine, plan, procs, report
-from .cli import Fatal
-from .procs import Procs, log
-from .progress import Progress
-from .scenarios import LOAD_DIR, table
+from harness.cli import Fatal
+from harness.infra import procs
+from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.procs import Procs, log
+from harness.infra.progress import Progress
+from harness.report import summaries as report
+from harness.runs import plan
+from harness.sampling import machine
 
 ROOT = os.path.dirname(LOAD_DIR)
 JAR = os.path.join(ROOT, "target", "quarkus-app", "quarkus-run.jar")
@@ -231,8 +234,8 @@ class Run:
             f"{self.delay_port}{', bench.blocking-client=' + client if client else ''})")
         self.startups.append(time.monotonic() - t0)
         # one /q/metrics scrape's CPU at idle, for the report's statement of what the in-step scrapes cost
-        r = subprocess.run([sys.executable, "-m", "harness.sample", "--pid", str(self.app_pid), "--scrape-cost",
-                            f"{self.url}/q/metrics"], capture_output=True, text=True)
+        r = subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(self.app_pid),
+                            "--scrape-cost", f"{self.url}/q/metrics"], capture_output=True, text=True)
         with contextlib.suppress(ValueError, KeyError):
             self.scrape_ms = json.loads(r.stdout)["scrape_cpu_ms"]
 
@@ -278,7 +281,7 @@ class Run:
                             log(f"WARNING: GET /{m}/orders/{oid} answered {code:03d} after the checkout created it")
 
     def sampler(self, path, with_delay):
-        argv = [sys.executable, "-m", "harness.sample", "--out", path, "--interval", "0.25", "--metrics",
+        argv = [sys.executable, "-m", "harness.sampling.sample", "--out", path, "--interval", "0.25", "--metrics",
                 f"{self.url}/q/metrics", "--metrics-interval", self.s.metrics_interval]
         if self.app_pid:
             argv += ["--pid", str(self.app_pid)]
@@ -345,7 +348,7 @@ class Run:
         """The JIT compiler threads' CPU ms so far; 0 for a remote app or a native binary (no JIT threads)."""
         if not self.app_pid:
             return 0
-        r = subprocess.run([sys.executable, "-m", "harness.sample", "--pid", str(self.app_pid), "--once"],
+        r = subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(self.app_pid), "--once"],
                            capture_output=True, text=True)
         try:
             return int(json.loads(r.stdout)["jit_ms"])
@@ -604,10 +607,10 @@ def run(args):
     """`compare`: one run, N runs and their medians (--runs), or the plan (--dry-run)."""
     s = plan.settings(args, dict(os.environ))
     if s.experiment == "scale":
-        from . import scale
+        from harness.runs import scale
         return scale.run(s, args.argv)
     if s.design != "sequential":
-        from . import interleave
+        from harness.runs import interleave
         return interleave.run(s, args.argv)
     steps = plan.build_plan(s)
     if s.dry_run:

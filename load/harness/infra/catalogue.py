@@ -5,7 +5,7 @@ import os
 import subprocess
 from dataclasses import dataclass
 
-LOAD_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LOAD_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PARAMS = ("DELAY", "IO_CALLS", "FANOUT_CALLS", "DB_QUERIES", "SLOW_DELAY", "CPU_N", "PINNING_LOCK")
 
 _DUMP = r'''

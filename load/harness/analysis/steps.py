@@ -8,7 +8,7 @@ import subprocess
 
 from hdrh.histogram import HdrHistogram
 
-from .sample import jvm_metrics
+from harness.sampling.sample import jvm_metrics
 
 FIELDS = [
     "scenario", "params", "mode", "tool", "load_kind", "load", "duration_s", "requests", "send_rps",
