@@ -6,6 +6,8 @@ import runpy
 import sys
 from importlib import resources
 
+from harness.infra.errors import Fatal
+
 # Subcommands whose module owns its options (the analysis side): the arguments go to that module's own parser
 DELEGATED = {
     "report": ("harness.report.summaries", "summaries, report.html, figures and one-step lines"),
@@ -41,10 +43,6 @@ class Parser(argparse.ArgumentParser):
             print(usage_text(self.command), end="")
             return None
         return self.parse_args(argv)
-
-
-class Fatal(Exception):
-    """A bad command line, setting or failed start: printed as `error: MESSAGE`, exit status 1, no traceback."""
 
 
 def compare_parser():

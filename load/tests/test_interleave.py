@@ -11,7 +11,7 @@ import pytest
 from harness import cli
 from harness.analysis import stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
-from harness.cli import Fatal
+from harness.infra.errors import Fatal
 from harness.report import summaries as report
 from harness.report import verdict_report
 from harness.runs import interleave, plan

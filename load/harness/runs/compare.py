@@ -14,9 +14,9 @@ import urllib.error
 import urllib.request
 from datetime import UTC, datetime
 
-from harness.cli import Fatal
 from harness.infra import procs
 from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.progress import Progress
 from harness.report import summaries as report

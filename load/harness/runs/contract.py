@@ -7,9 +7,9 @@ import subprocess
 import sys
 from datetime import datetime
 
-from harness.cli import Fatal
 from harness.infra import procs
 from harness.infra.catalogue import LOAD_DIR
+from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.runs.compare import ROOT, bash_env
 

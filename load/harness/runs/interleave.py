@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from harness.analysis import ladder, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
-from harness.cli import Fatal
 from harness.infra import procs
 from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.report import verdict_report
 from harness.runs import plan

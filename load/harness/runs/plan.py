@@ -5,9 +5,9 @@ import re
 from dataclasses import dataclass, field
 
 from harness.analysis import ladder
-from harness.cli import Fatal
 from harness.infra.catalogue import PARAMS, table
 from harness.infra.durations import parse_ms
+from harness.infra.errors import Fatal
 
 # Per scenario: (Vegeta rates in req/s, hey concurrency levels), sized for a 2-core machine that also runs the
 # load generator, the delay service and the database

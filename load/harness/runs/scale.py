@@ -17,9 +17,9 @@ import psutil
 from scipy import stats as sps
 
 from harness.analysis.steps import fmt, percentile, read_json, rnd, step_row
-from harness.cli import Fatal
 from harness.infra import procs
 from harness.infra.catalogue import LOAD_DIR
+from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.report import summaries as report
 from harness.report.charts import mode_color, svg_chart

@@ -17,9 +17,9 @@ from datetime import datetime
 
 import psutil
 
-from harness.cli import Fatal, usage_text
 from harness.infra import procs
 from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.runs.compare import ROOT, bash_env
 from harness.sampling import machine
@@ -344,8 +344,8 @@ class Startup:
 
 def run(args):
     if args.unexpected:
-        print(usage_text("startup"), end="", file=sys.stderr)
-        raise Fatal(f"unknown argument '{args.unexpected[0]}' (all parameters are environment variables)")
+        raise Fatal(f"unknown argument '{args.unexpected[0]}' (all parameters are environment variables; "
+                    "load/startup.sh -h lists them)")
     prm = params(os.environ)
     out = os.path.abspath(os.environ.get("OUT") or os.path.join(
         LOAD_DIR, "results", f"startup-{datetime.now():%Y%m%d-%H%M%S}"))

@@ -11,9 +11,9 @@ import tempfile
 import time
 from datetime import datetime
 
-from harness.cli import Fatal
 from harness.infra import procs
 from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.runs.chaos import chaos
 from harness.runs.compare import ROOT, bash_env, laddr, newer_than
