@@ -1,6 +1,9 @@
-"""Tests of harness/archive.py: a published result keeps its quoted files and packs the rest into one archive."""
+"""Tests of harness/archive.py: a published result keeps its quoted files within the limit and no raw data; the
+archive that results published before kept is read back."""
 import os
 import tarfile
+
+import pytest
 
 from harness.report import archive
 
@@ -38,14 +41,26 @@ def test_repack_moves_the_rest_into_the_archive_and_adds_to_one_already_there(tm
         assert d == str(tmp_path / "p")
 
 
-def test_pack_leaves_out_per_request_records_unless_asked(tmp_path):
+def test_pack_copies_the_pages_and_leaves_the_raw_data_in_the_run(tmp_path):
     run = tmp_path / "run"
-    make(run, {"summary.json": 10, "report.html": 10, "machine.json": 1, "steps/001/results.bin": 100_000,
-               "steps/001/meta.json": 10, "steps/002/results.csv": 50_000})
-    size = archive.pack(str(run), str(tmp_path / "pub"))
-    assert size < 5_000
-    with tarfile.open(tmp_path / "pub" / archive.ARCHIVE) as tar:
-        assert tar.getnames() == ["steps/001/meta.json"]
-    archive.pack(str(run), str(tmp_path / "all"), per_request=True)
-    with tarfile.open(tmp_path / "all" / archive.ARCHIVE) as tar:
-        assert len(tar.getnames()) == 3
+    make(run, {"summary.json": 10, "report.html": 10, "machine.json": 1, "summary.csv": 10, "memory.svg": 5,
+               "steps/001/results.bin": 100_000, "steps/001/meta.json": 10, "run-1/summary.json": 10,
+               "free/summary.md": 10, "free/trials.jsonl": 10})
+    size, left = archive.pack(str(run), str(tmp_path / "pub"))
+    assert left == [] and size == 36
+    assert archive.files(str(tmp_path / "pub")) == ["free/summary.md", "machine.json", "memory.svg", "report.html",
+                                                    "summary.json"]
+
+
+def test_pack_leaves_out_a_report_over_the_limit_and_refuses_pages_that_alone_exceed_it(tmp_path):
+    run = tmp_path / "run"
+    make(run, {"summary.json": 300_000, "summary.md": 50_000, "report.html": 60_000,
+               "small/summary.json": 10, "small/report.html": 399_990})
+    size, left = archive.pack(str(run), str(tmp_path / "pub"))
+    assert left == ["report.html"] and size == 750_000
+    assert archive.files(str(tmp_path / "pub")) == ["small/report.html", "small/summary.json", "summary.json",
+                                                    "summary.md"]
+    make(run, {"summary.md": 100_001})
+    with pytest.raises(ValueError, match="400 KB"):
+        archive.pack(str(run), str(tmp_path / "none"))
+    assert not os.path.exists(tmp_path / "none")          # nothing written

@@ -129,23 +129,19 @@ def test_cli_step_hey_summary_machine_and_publish(run, tmp_path, capsys, http_se
     assert facts["settings"] == SETTINGS and facts["quarkus"] == "3.30.6"
     assert facts["app"] == "jvm" and facts["modes"] == ["a", "b"]
     report.main(["build", str(run)])
-    (run / "steps" / "00-vegeta-ok" / "results.bin").write_bytes(b"\0" * 100_000)   # per-request: left out
     dest = tmp_path / "published"
-    assert report.main(["publish", str(run), str(dest)]) == 0
-    assert sorted(os.listdir(dest)) == ["machine.json", "report.html", archive.ARCHIVE, "summary.json", "summary.md"]
-    with archive.readable(str(dest)) as raw:
-        kept = archive.files(raw)
-    assert "steps/00-vegeta-ok/samples.jsonl" in kept and "steps/02-hey-errors/meta.json" in kept
-    assert "summary.csv" in kept
-    assert not [f for f in kept if f.endswith(("results.bin", "results.csv"))]
+    assert report.main(["publish", str(run), str(dest)]) == 0          # the pages only: no raw data, no archive
+    assert sorted(os.listdir(dest)) == ["machine.json", "report.html", "summary.json", "summary.md"]
+    assert "the raw files stay in" in capsys.readouterr().out
     before = json.loads((dest / "summary.json").read_text())
     assert report.main(["render", str(dest)]) == 0                     # again from its summary.json
     assert json.loads((dest / "summary.json").read_text()) == before
-    # with the per-request records kept, it builds again from the archive to the same rows
-    full = tmp_path / "full"
-    report.main(["publish", "--per-request", str(run), str(full)])
-    report.build(str(full))
-    assert json.loads((full / "summary.json").read_text()) == before
+    # a result published before kept its steps in steps.tar.xz (commit 9b7f301): it builds again from that archive
+    old = tmp_path / "old"
+    shutil.copytree(run, old)
+    assert "steps/00-vegeta-ok/samples.jsonl" in archive.repack(str(old))
+    report.build(str(old))
+    assert json.loads((old / "summary.json").read_text()) == before
     with pytest.raises(SystemExit):
         report.main(["nope"])
 

@@ -1,5 +1,6 @@
-"""A published result's layout under docs/results: the files its pages quote stay readable, the rest (steps, runs,
-profiles) goes into one compressed archive, which the report can read back."""
+"""A published result's layout under docs/results: the files its pages quote, no raw data (docs/results/README.md);
+and the one compressed archive of a run's raw files (steps, runs, profiles) that results published before kept beside
+them (commit 9b7f301), which the report can read back."""
 import contextlib
 import os
 import shutil
@@ -12,8 +13,8 @@ ARCHIVE = "steps.tar.xz"
 QUOTED = {"summary.json", "summary.md", "report.html", "machine.json", "runs.csv", "buckets.txt"}
 KEPT = QUOTED | {"summary.csv"}   # quoted by results published before
 RAW_DIRS = ("steps",)   # plus run-N: one run of a --runs result, whose own summary the medians replace
-# per-request records (a Vegeta results.bin, a hey CSV): megabytes per step, their figures are in summary.json
-PER_REQUEST = {"results.bin", "results.csv"}
+PAGES = ("summary.json", "summary.md", "report.html")
+LIMIT = 400_000   # bytes: the PAGES of one published folder together at most (docs/results/README.md)
 
 
 def _raw_dir(part):
@@ -37,24 +38,26 @@ def files(root):
     return sorted(out)
 
 
-def pack(run, dest, per_request=False):
-    """RUN (a compare or chaos output folder) -> DEST as a published result: the quoted files copied, every other
-    file in DEST/steps.tar.xz (per-request records left out unless PER_REQUEST). Returns DEST's size in bytes."""
-    os.makedirs(dest, exist_ok=True)
-    rest = []
-    for rel in files(run):
-        if rel == ARCHIVE:
+def pack(run, dest):
+    """RUN (a compare or chaos output folder) -> DEST as a published result: the quoted files copied, nothing raw
+    (that stays in RUN). Where a folder's PAGES exceed LIMIT together, its report.html is left out; ValueError, with
+    nothing written, when its summary.json and summary.md alone exceed it. Returns DEST's size in bytes and the files
+    left out."""
+    kept, left = [rel for rel in files(run) if is_quoted(rel)], []
+    for d in sorted({os.path.dirname(rel) for rel in kept}):
+        sizes = {n: os.path.getsize(os.path.join(run, d, n)) for n in PAGES if os.path.join(d, n) in kept}
+        if sum(sizes.values()) <= LIMIT:
             continue
-        if is_quoted(rel):
+        if sum(sizes.values()) - sizes.get("report.html", 0) > LIMIT:
+            raise ValueError(f"{os.path.join(run, d)}: summary.json and summary.md take "
+                             f"{(sizes.get('summary.json', 0) + sizes.get('summary.md', 0)) / 1000:,.0f} KB, "
+                             f"over the {LIMIT / 1000:,.0f} KB a published result may keep")
+        left.append(os.path.join(d, "report.html"))
+    for rel in kept:
+        if rel not in left:
             os.makedirs(os.path.dirname(os.path.join(dest, rel)) or dest, exist_ok=True)
             shutil.copy2(os.path.join(run, rel), os.path.join(dest, rel))
-        elif per_request or os.path.basename(rel) not in PER_REQUEST:
-            rest.append(rel)
-    if rest:
-        with tarfile.open(os.path.join(dest, ARCHIVE), "w:xz", preset=9) as tar:
-            for rel in rest:
-                tar.add(os.path.join(run, rel), arcname=rel)
-    return sum(os.path.getsize(os.path.join(dest, f)) for f in files(dest))
+    return sum(os.path.getsize(os.path.join(dest, f)) for f in files(dest)), left
 
 
 def repack(result):

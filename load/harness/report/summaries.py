@@ -10,7 +10,8 @@ Subcommands (`vtvr-harness report SUBCOMMAND -h`):
   step STEP_DIR             one line about one finished step; exit 3 when the step saw errors
   hey-summary FILE.csv      a short summary of a hey CSV (load/hey.sh prints it)
   machine [--java JAVA] [--app-url URL] [--set KEY=VALUE ...] [--list KEY=A,B]   machine.json to stdout
-  publish RUN_DIR DEST      RUN_DIR as a published result: what pages quote, the rest in DEST/steps.tar.xz
+  publish RUN_DIR DEST      RUN_DIR as a published result: what pages quote (summary.json, summary.md, report.html
+                            <= 400 KB, else report.html left out), no raw data
 
 Percentiles with hdrhistogram (3 significant digits), process figures with psutil, /q/metrics with prometheus_client's
 parser, the page from templates/report.html.j2. The report is one HTML file with inline SVG figures, so it opens
@@ -462,10 +463,9 @@ def parser():
     mc.add_argument("--app-url", help="a running app whose /q/info tells its settings and Quarkus version")
     mc.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     mc.add_argument("--list", action="append", default=[], metavar="KEY=A,B")
-    pb = sub.add_parser("publish", help="a run folder as a published result (docs/results)")
+    pb = sub.add_parser("publish", help="a run folder as a published result (docs/results), without its raw data")
     pb.add_argument("run")
     pb.add_argument("dest")
-    pb.add_argument("--per-request", action="store_true", help="keep Vegeta's results.bin and hey's CSVs too")
     return p
 
 
@@ -488,8 +488,15 @@ def main(argv=None):
     elif a.cmd == "machine":
         print(json.dumps(machine_json(a.java, a.app_url, a.set, a.list), indent=2))
     else:
-        size = archive.pack(a.run, a.dest, a.per_request)
-        print(f"{a.dest}: {size / 1024:,.0f} KiB ({archive.ARCHIVE} holds the raw files)")
+        try:
+            size, left = archive.pack(a.run, a.dest)
+        except ValueError as e:
+            print(f"not published: {e}", file=sys.stderr)
+            return 1
+        for rel in left:
+            print(f"warning: {rel} left out (summary.json, summary.md and report.html together over "
+                  f"{archive.LIMIT / 1000:,.0f} KB: docs/results/README.md); it stays in {a.run}", file=sys.stderr)
+        print(f"{a.dest}: {size / 1024:,.0f} KiB (the raw files stay in {a.run}: not committed)")
     return 0
 
 

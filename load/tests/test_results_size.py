@@ -1,0 +1,50 @@
+"""docs/results keeps published pages, not raw run data (docs/results/README.md): at most 4 MB in all, no file over
+500 KB, each folder's summary.json + summary.md + report.html at most 400 KB, and no raw trial archive or records."""
+import os
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RESULTS = os.path.join(ROOT, "docs", "results")
+TOTAL, PER_FILE, PAGES_LIMIT = 4_000_000, 500_000, 400_000   # bytes
+PAGES = ("summary.json", "summary.md", "report.html")
+RAW = (".tar.xz", ".tar.gz", ".tgz", ".zip", ".jsonl", ".log", ".bin", ".collapsed", ".collapsed.gz", ".jfr")
+
+
+def tracked():
+    """docs/results' files as paths relative to ROOT: the tracked ones (git), else every file there."""
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z", "docs/results"], capture_output=True, check=True,
+                             timeout=30).stdout.decode()
+        names = [n for n in out.split("\0") if n]
+    except (OSError, subprocess.SubprocessError):
+        names = []
+    if not names:
+        names = [os.path.relpath(os.path.join(d, n), ROOT) for d, _, ns in os.walk(RESULTS) for n in ns]
+    return sorted(n for n in names if os.path.isfile(os.path.join(ROOT, n)))
+
+
+def size(rel):
+    return os.path.getsize(os.path.join(ROOT, rel))
+
+
+FILES = tracked()
+
+
+@pytest.mark.skipif(not FILES, reason="no docs/results here")
+def test_docs_results_stays_small():
+    assert sum(size(f) for f in FILES) <= TOTAL
+    assert [f for f in FILES if size(f) > PER_FILE] == []
+
+
+def test_no_raw_run_data_is_committed():
+    assert [f for f in FILES if f.endswith(RAW) or os.path.basename(f) == "summary.csv"] == []
+
+
+def test_each_published_folder_keeps_its_pages_within_the_limit():
+    folders = {}
+    for f in FILES:
+        if os.path.basename(f) in PAGES:
+            folders[os.path.dirname(f)] = folders.get(os.path.dirname(f), 0) + size(f)
+    assert {d: n for d, n in folders.items() if n > PAGES_LIMIT} == {}
