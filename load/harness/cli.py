@@ -1,12 +1,13 @@
-"""The one command line of the harness: `vtvr-harness SUBCOMMAND [options]`, each subcommand's options parsed here."""
+"""The one command line of the harness: `vtvr-harness SUBCOMMAND [options]`; every option is a flag of a subcommand and
+its -h is generated from the parser below. Environment variables: only the documented overrides of infra/settings."""
 import argparse
 import importlib
 import re
 import runpy
 import sys
-from importlib import resources
 
 from harness.infra.errors import Fatal
+from harness.infra.settings import OVERRIDES
 
 # Subcommands whose module owns its options (the analysis side): the arguments go to that module's own parser
 DELEGATED = {
@@ -14,21 +15,18 @@ DELEGATED = {
     "sample": ("harness.sampling.sample", "the per-step process and /q/metrics sampler"),
     "chaos-probe": ("harness.runs.chaos.chaos", "the fault checks' probes and analysis (targets, recover, verify)"),
     "hostile": ("harness.runs.chaos.hostile", "the hostile-client checks"),
+    "targets": ("harness.infra.catalogue", "one scenario's request from the app's catalogue (load/vegeta.sh, hey.sh)"),
 }
-
-
-def usage_text(command):
-    """The -h text of load/COMMAND.sh (kept word for word from the bash scripts they replace)."""
-    return resources.files("harness").joinpath("usage", command + ".txt").read_text()
+ENVIRONMENT = "environment (documented overrides): " + ", ".join(OVERRIDES)
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with the launchers' own -h text and their error line: `error: ... (load/X.sh -h lists them)`, exit 1."""
+    """argparse with the launchers' error line: `error: ... (load/X.sh -h lists them)`, exit 1."""
 
-    def __init__(self, command, **kw):
-        super().__init__(prog=f"load/{command}.sh", add_help=False, allow_abbrev=False, **kw)
+    def __init__(self, command, description, **kw):
+        super().__init__(prog=f"load/{command}.sh", allow_abbrev=False, description=description, epilog=ENVIRONMENT,
+                         formatter_class=argparse.RawDescriptionHelpFormatter, **kw)
         self.command = command
-        self.add_argument("-h", "--help", action="store_true")
 
     def error(self, message):
         if message.startswith("unrecognized arguments: "):
@@ -38,62 +36,116 @@ class Parser(argparse.ArgumentParser):
         raise Fatal(f"{needs.group(1)} needs a value" if needs else message)
 
     def parse(self, argv):
-        # -h wins over every other argument and over a missing value, as in the bash option loops
+        """The parsed ARGV, or None after -h (which wins over every other argument, as in the launchers)."""
         if any(a in ("-h", "--help") for a in argv):
-            print(usage_text(self.command), end="")
+            self.print_help()
             return None
         return self.parse_args(argv)
 
 
 def compare_parser():
-    p = Parser("compare")
-    flag = lambda name, **kw: p.add_argument(name, action="store_true", **kw)  # noqa: E731
-    for name in ("--quick", "--dry-run", "--native", "--rebuild", "--no-build"):
-        flag(name)
-    p.add_argument("--reuse", dest="reuse", action="store_const", const=True, default=None)
-    p.add_argument("--fresh", dest="reuse", action="store_const", const=False)
-    for names in (("--experiment",), ("--scenario", "--scenarios"), ("--modes", "--mode"), ("--rates",),
-                  ("--concurrency",), ("--tools",), ("--duration",), ("--warmup",), ("--delay",), ("--out",),
-                  ("--app-url",), ("--app-pid",), ("--aa",), ("--rotate",), ("--cpus",), ("--design",),
-                  ("--budget",), ("--seed",)):
-        p.add_argument(*names, dest=names[0][2:].replace("-", "_"))
-    p.add_argument("--runs", default="1")
-    p.add_argument("--jvm-opts", dest="jvm_opts", action="append")
+    from harness.runs import plan
+    p = Parser("compare", "Runs the comparison: builds, starts the database, the delay service and one app per series, "
+               "loads them with Vegeta (open model) and hey (closed model), samples their cost, and writes "
+               "DIR/summary.csv|json|md and report.html (docs/harness.md).")
+    a = p.add_argument
+    a("--design", help="interleaved (the default): every series its own app, blocks of short "
+      "trials in a random order, verdicts with intervals; duet: two series at once; sequential: one mode at a time, "
+      "rate and concurrency sweeps")
+    a("--experiment", help="E1..E8, saturate, cost, ladder, scale (docs/experiments.md): scenarios, parameters and "
+      "levels preset; explicit flags still win")
+    a("--scenario", "--scenarios", dest="scenario", help="comma-separated scenarios [the design's]")
+    a("--modes", "--mode", dest="modes", help="comma-separated series: virtual, worker, reactive, virtual+socket, "
+      "worker+socket, floor, the ladder's rungs [the design's]")
+    a("--aa", help="the mode measured twice (the A/A pair), or none [reactive]")
+    a("--rates", help="Vegeta rates in req/s, comma-separated [per scenario]")
+    a("--concurrency", help="hey concurrency levels, comma-separated [per scenario]")
+    a("--tools", help="vegeta, hey [vegeta,hey]")
+    a("--duration", help="each measured step or trial, Go duration [5s; --quick 1s; interleaved 3s, --quick 2s]")
+    a("--warmup", help="the warm-up's ramp per app, discarded [10s; --quick 1s]")
+    a("--warmup-max", help="after the ramp the warm-up goes on while the JIT threads use more than --warmup-jit-pct "
+      "of a core, up to this many seconds in all [45; --quick 0]")
+    a("--warmup-jit-pct", help="see --warmup-max [5]")
+    a("--warmup-scale", help="warm-up peak per scenario, in %% of its lowest default rate [100]")
+    a("--ramp-in", help="each Vegeta step sends this long more; its requests are left out of the percentiles "
+      "[1s; --quick 0s]")
+    a("--timeout", help="a request's timeout, Go duration (hey: its whole seconds) [10s]")
+    a("--settle", help="whole seconds of rest between steps [0]")
+    a("--metrics-interval", help="seconds between /q/metrics scrapes in a step (0: none) [0.5]")
+    a("--budget", help="an interleaved run's time budget, Go duration [19m; --quick 100s]")
+    a("--seed", help="the interleaved design's random order [random, printed]")
+    a("--rotate", help="the sequential design's mode order, rotated by N [0]")
+    a("--runs", default="1", help="the sequential run N times, then the medians [1]")
+    a("--jvm-opts", dest="jvm_opts", action="append", help="SERIES=OPTIONS: extra JVM options of one series' app")
+    a("--app-java-opts", help="JVM flags of every app [-XX:+UseParallelGC, docs/tuning.md]")
+    a("--delay-java-opts", default="", help="JVM flags of the delay service [none]")
+    a("--delay", help="ms of every delay call of io, fanout, checkout, pinning [the app's default, GET /scenarios]")
+    for name, what in (("io-calls", "sequential delay calls of io"), ("fanout-calls", "concurrent calls of fanout"),
+                       ("db-queries", "queries of db"), ("slow-delay", "ms of slow-query"),
+                       ("cpu-n", "the cpu kernel's n"), ("pinning-lock", "synchronized or reentrant")):
+        a(f"--{name}", help=f"{what} [the app's default, GET /scenarios]")
+    a("--out", help="where results go [load/results/<timestamp>]")
+    a("--app-url", help="measure an app started elsewhere (no build, database, delay service or restarts)")
+    a("--app-pid", help="with --app-url: its pid on this machine, for its CPU and memory")
+    a("--cpus", help="app=N: the app on its own N cores (on 2 cores it starves the generator)")
+    for flag, what in (("--quick", "a short version of the run (about 2 minutes)"),
+                       ("--dry-run", "print the plan and its estimated time, start nothing"),
+                       ("--native", "run target/*-runner instead of the JVM jar"),
+                       ("--rebuild", "rebuild the jar even if it looks current"),
+                       ("--no-build", "never build; use the jar as it is")):
+        a(flag, action="store_true", help=what)
+    a("--reuse", dest="reuse", action="store_const", const=True, default=None,
+      help="sequential: one app for every mode (--quick implies it)")
+    a("--fresh", dest="reuse", action="store_const", const=False, help="sequential: a fresh app per mode")
     return p
 
 
 def chaos_parser():
-    p = Parser("chaos")
-    p.add_argument("--quick", action="store_true")
+    from harness.runs.chaos.params import DEFAULTS, QUICK
+    p = Parser("chaos", "The fault checks: overload and recovery, SIGTERM under load, checkout through delay-service "
+               "and database outages, hostile clients (docs/faults.md); a private database, delay service and app.")
+    p.add_argument("--quick", action="store_true", help="shorter checks (about 2 minutes)")
     p.add_argument("--checks", "--check", dest="checks", default="hostile,overload,sigterm,checkout")
     p.add_argument("--modes", "--mode", dest="modes", default="worker,virtual,reactive")
-    p.add_argument("--duration")
-    p.add_argument("--out")
+    p.add_argument("--out", help="where results go [load/results/chaos-<timestamp>]")
+    p.add_argument("--app-java-opts", default="", help="JVM flags of the app [none]")
+    p.add_argument("--delay-java-opts", default="", help="JVM flags of the delay service [none]")
+    for k, (quick, default) in QUICK.items():
+        p.add_argument("--" + k.lower().replace("_", "-"), dest=k.lower(), help=f"[{default}; --quick {quick}]")
+    for k, default in DEFAULTS.items():
+        p.add_argument("--" + k.lower().replace("_", "-"), dest=k.lower(), help=f"[{default}]")
     return p
 
 
 def startup_parser():
-    p = Parser("startup")
-    p.add_argument("unexpected", nargs="*")
+    from harness.runs.startup import DEFAULTS
+    p = Parser("startup", "Startup and memory of the packaged app per variant (jvm, aot, quarkus-aot, native): time "
+               "to the first 200, RSS then and after a fixed load, over several starts (docs/startup.md).")
+    for k, default in DEFAULTS.items():
+        p.add_argument("--" + k.lower().replace("_", "-"), dest=k.lower(), help=f"[{default or 'none'}]")
+    p.add_argument("--app-dir", help="the fast-jar folder [target/quarkus-app]")
+    p.add_argument("--quarkus-aot-dir", help="a quarkus-app folder with the app.aot Quarkus built [--app-dir's]")
+    p.add_argument("--native-bin", help="the native executable [the newest target/*-runner]")
+    p.add_argument("--out", help="output folder [load/results/startup-<timestamp>]")
     return p
 
 
 def contract_parser():
-    p = Parser("contract")
-    p.add_argument("--max-time", dest="max_time", default="420")
-    p.add_argument("--seed", default="20261122")
+    p = Parser("contract", "The API contract: Schemathesis against the packaged app and its /q/openapi.")
+    p.add_argument("--max-time", dest="max_time", default="420", help="seconds per run at most [420]")
+    p.add_argument("--seed", default="20261122", help="the first run's seed [20261122]")
     return p
+
+
+COMMANDS = {"compare": (compare_parser, "harness.runs.compare"), "chaos": (chaos_parser, "harness.runs.chaos.run"),
+            "startup": (startup_parser, "harness.runs.startup"), "contract": (contract_parser, "harness.runs.contract")}
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    commands = {"compare": (compare_parser, "harness.runs.compare"),
-                "chaos": (chaos_parser, "harness.runs.chaos.run"),
-                "startup": (startup_parser, "harness.runs.startup"),
-                "contract": (contract_parser, "harness.runs.contract")}
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: vtvr-harness COMMAND [options]   (COMMAND -h for its options)\n")
-        for name in commands:
+        for name in COMMANDS:
             print(f"  {name:12} load/{name}.sh")
         for name, (_, what) in DELEGATED.items():
             print(f"  {name:12} {what}")
@@ -103,10 +155,10 @@ def main(argv=None):
         sys.argv = [f"vtvr-harness {command}", *rest]
         runpy.run_module(DELEGATED[command][0], run_name="__main__", alter_sys=True)
         return 0
-    if command not in commands:
+    if command not in COMMANDS:
         print(f"error: unknown command '{command}' (vtvr-harness -h lists them)", file=sys.stderr)
         return 2
-    parser, module = commands[command]
+    parser, module = COMMANDS[command]
     from harness.infra.procs import Terminated
     try:
         args = parser().parse(rest)

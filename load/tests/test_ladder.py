@@ -26,7 +26,7 @@ P99 = {"floor": 101.0, "reactive": 104.0, "virtual": 106.0, "worker": 110.0}
 
 
 def settings(*argv):
-    return plan.settings(cli.compare_parser().parse(["--seed", "7", *argv]), {})
+    return plan.settings(cli.compare_parser().parse(["--seed", "7", *argv]))
 
 
 def records(series, blocks, rates=(1000.0,), drift_sd=0.25, noise_sd=0.03, restart_every=2, seed=1, ok=None):

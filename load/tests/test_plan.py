@@ -6,7 +6,9 @@ from harness.runs import plan
 
 
 def settings(*argv, env=None):
-    return plan.settings(cli.compare_parser().parse(["--rotate", "0", "--design", "sequential", *argv]), env or {})
+    """ENV: the flags that replaced environment variables, {"RAMP_IN": "2s"} -> --ramp-in 2s."""
+    flags = [x for k, v in (env or {}).items() for x in ("--" + k.lower().replace("_", "-"), v)]
+    return plan.settings(cli.compare_parser().parse(["--rotate", "0", "--design", "sequential", *argv, *flags]))
 
 
 def steps(*argv, env=None):
@@ -78,7 +80,7 @@ def test_pinning_runs_for_virtual_and_worker_only():
 
 
 def test_environment_overrides():
-    s = settings("--quick", env={"RAMP_IN": "2s", "SETTLE": "1", "TIMEOUT": "20s", "TIMEOUT_S": "20", "DELAY": "5",
+    s = settings("--quick", env={"RAMP_IN": "2s", "SETTLE": "1", "TIMEOUT": "20s", "DELAY": "5",
                                  "APP_JAVA_OPTS": ""})
     assert (s.ramp_ms, s.settle_s, s.timeout, s.timeout_s, s.env["DELAY"], s.app_java_opts) == \
         (2000, 1, "20s", 20, "5", "")
@@ -96,11 +98,11 @@ def test_environment_overrides():
     (["--runs", "100"], {}, "--runs takes 1 to 99"),
     (["--duration", "fast"], {}, "--duration must be a Go duration"),
     (["--experiment", "E9"], {}, "unknown experiment 'E9'"),
-    ([], {"WARMUP_MAX": "x"}, "WARMUP_MAX is whole seconds"),
-    ([], {"WARMUP_SCALE": "0"}, "WARMUP_SCALE is a positive whole percentage"),
-    ([], {"TIMEOUT_S": "0"}, "TIMEOUT_S must be whole seconds"),
-    ([], {"RAMP_IN": "soon"}, "RAMP_IN must be a Go duration"),
+    ([], {"WARMUP_MAX": "x"}, "--warmup-max is whole seconds"),
+    ([], {"WARMUP_SCALE": "0"}, "--warmup-scale is a positive whole percentage"),
+    ([], {"TIMEOUT": "soon"}, "--timeout must be a Go duration"),
+    ([], {"RAMP_IN": "soon"}, "--ramp-in must be a Go duration"),
 ])
 def test_bad_settings_are_clear_errors(argv, env, message):
     with pytest.raises(cli.Fatal, match=message.replace("+", r"\+")):
-        plan.build_plan(plan.settings(cli.compare_parser().parse(argv), env))
+        plan.build_plan(settings(*argv, env=env))

@@ -7,19 +7,23 @@ import subprocess
 import pytest
 
 from harness import cli
+from harness.analysis import burst
+from harness.analysis import scale as smath
 from harness.infra import procs
-from harness.runs import burst, plan, scale
+from harness.report import scale_report
+from harness.runs import plan, scale
+from harness.sampling import jvm
 
 
 def settings(*argv):
-    return plan.settings(cli.compare_parser().parse(["--experiment", "scale", *argv]), {})
+    return plan.settings(cli.compare_parser().parse(["--experiment", "scale", *argv]))
 
 
 def test_levels_keep_the_rate_bounded_and_reach_each_level():
-    stairs = scale.plan_levels(scale.LEVELS)
+    stairs = smath.plan_levels(smath.LEVELS)
     assert [x.in_flight for x in stairs] == [1_000, 5_000, 10_000, 25_000, 50_000, 100_000]
     for x in stairs:
-        assert x.rate <= scale.MAX_RATE and x.delay_ms >= scale.MIN_DELAY_MS
+        assert x.rate <= smath.MAX_RATE and x.delay_ms >= smath.MIN_DELAY_MS
         assert abs(x.rate * x.delay_ms / 1000 - x.in_flight) <= 0.01 * x.in_flight
     delays = [x.delay_ms for x in stairs]
     assert delays == sorted(delays)   # an earlier level's answers are all back when the next one's hold begins
@@ -27,30 +31,30 @@ def test_levels_keep_the_rate_bounded_and_reach_each_level():
 
 
 def test_http1_stops_at_the_open_files_ceiling_h2c_does_not():
-    assert scale.sockets_per_request("http1") == 2
-    assert scale.sockets_per_request("h2c") == 0
-    assert scale.sockets_per_request("h2c", "socket") == 1
-    top, why = scale.ceiling("http1", "", 20_000)
+    assert smath.sockets_per_request("http1") == 2
+    assert smath.sockets_per_request("h2c") == 0
+    assert smath.sockets_per_request("h2c", "socket") == 1
+    top, why = smath.ceiling("http1", "", 20_000)
     assert top == 9_750 and "open files" in why
     # the first level past the ceiling is measured too: how the app fails there is the finding
-    assert scale.levels_for(scale.LEVELS, "http1", "", 20_000) == (1_000, 5_000, 10_000)
-    assert scale.levels_for(scale.LEVELS, "h2c", "socket", 20_000) == (1_000, 5_000, 10_000, 25_000)
-    assert scale.levels_for(scale.LEVELS, "h2c", "", 20_000) == scale.LEVELS
-    assert scale.levels_for(scale.QUICK_LEVELS, "http1", "", 20_000) == scale.QUICK_LEVELS
+    assert smath.levels_for(smath.LEVELS, "http1", "", 20_000) == (1_000, 5_000, 10_000)
+    assert smath.levels_for(smath.LEVELS, "h2c", "socket", 20_000) == (1_000, 5_000, 10_000, 25_000)
+    assert smath.levels_for(smath.LEVELS, "h2c", "", 20_000) == smath.LEVELS
+    assert smath.levels_for(smath.QUICK_LEVELS, "http1", "", 20_000) == smath.QUICK_LEVELS
 
 
 def test_slope_is_the_least_squares_line():
-    assert scale.slope([(0, 100), (1000, 600), (2000, 1100)]) == pytest.approx(0.5)
-    assert scale.slope([(0, 0), (10, 10), (20, 40)]) == pytest.approx(2.0)
-    assert scale.slope([(0, 5)]) is None
-    assert scale.slope([(10, 5), (10, 7), (None, 3)]) is None
+    assert smath.slope([(0, 100), (1000, 600), (2000, 1100)]) == pytest.approx(0.5)
+    assert smath.slope([(0, 0), (10, 10), (20, 40)]) == pytest.approx(2.0)
+    assert smath.slope([(0, 5)]) is None
+    assert smath.slope([(10, 5), (10, 7), (None, 3)]) is None
 
 
 def test_memory_per_request_uses_the_idle_app_and_the_levels_up_to_each():
     rows = [{"mode": "virtual", "transport": "h2c", "level": lv, "in_flight": n, "rss_kib": 100_000 + 3 * n,
              "heap_after_gc_kib": 50_000 + 2 * n} for lv, n in ((1_000, 1_000), (5_000, 4_990))]
     idle = {("virtual", "h2c"): {"in_flight": 0, "rss_kib": 100_000, "heap_after_gc_kib": 50_000}}
-    out = scale.with_slopes(rows, idle)
+    out = smath.with_slopes(rows, idle)
     assert [r["mem_kib_per_request"] for r in out] == [3.0, 3.0]
     assert [r["heap_kib_per_request"] for r in out] == [2.0, 2.0]
 
@@ -75,21 +79,21 @@ Total: reserved=7654321KB, committed=812345KB
 
 
 def test_nmt_summary_is_read_per_category():
-    assert scale.parse_nmt(NMT) == {"Total": 812_345, "Java Heap": 524_288, "Class": 12_000, "Thread": 4_000}
-    assert scale.parse_nmt("") == {}
+    assert jvm.parse_nmt(NMT) == {"Total": 812_345, "Java Heap": 524_288, "Class": 12_000, "Thread": 4_000}
+    assert jvm.parse_nmt("") == {}
 
 
 def test_raised_limits_cover_the_longest_level_and_the_transport():
-    stairs = scale.plan_levels(scale.LEVELS)
-    env = scale.raised(stairs, "h2c")
+    stairs = smath.plan_levels(smath.LEVELS)
+    env = smath.raised(stairs, "h2c")
     assert env["BENCH_MAX_IN_FLIGHT"] == "200000" and env["BENCH_DELAY_HTTP2"] == "true"
     assert env["BENCH_MAX_DELAY"] == "51000" and env["BENCH_REQUEST_DEADLINE"] == "81s"
     assert "QUARKUS_REST_CLIENT_DELAY_CONNECTION_POOL_SIZE" not in env
-    env = scale.raised(stairs[:2], "http1")
+    env = smath.raised(stairs[:2], "http1")
     assert env["BENCH_DELAY_HTTP2"] == "false" and env["QUARKUS_REST_CLIENT_DELAY_CONNECTION_POOL_SIZE"] == "10000"
-    assert scale.raised(stairs[:3], "h2c", "socket")["QUARKUS_REST_CLIENT_DELAY_CONNECTION_POOL_SIZE"] == "20000"
-    assert scale.vegeta_args(stairs[-1], "h2c")[0] == "-h2c"
-    assert "-h2c" not in scale.vegeta_args(stairs[0], "http1")
+    assert smath.raised(stairs[:3], "h2c", "socket")["QUARKUS_REST_CLIENT_DELAY_CONNECTION_POOL_SIZE"] == "20000"
+    assert smath.vegeta_args(stairs[-1], "h2c")[0] == "-h2c"
+    assert "-h2c" not in smath.vegeta_args(stairs[0], "http1")
 
 
 def test_the_plan_fits_25_minutes_for_virtual_and_reactive_and_quick_fits_4():
@@ -106,7 +110,7 @@ def test_the_plan_fits_25_minutes_for_virtual_and_reactive_and_quick_fits_4():
 
 def test_dry_run_prints_the_staircase(capsys):
     s = settings("--dry-run", "--modes", "virtual+socket")
-    assert scale.run(s, []) == 0
+    assert scale.run(s, "out", "load/compare.sh") == 0
     out = capsys.readouterr().out
     assert "virtual+socket h2c: 1,000" in out and "25,000 (2,000 req/s x 12500 ms)" in out and "50,000" not in out
 
@@ -118,29 +122,29 @@ def test_targets_judge_the_top_level_the_memory_ratio_the_worker_and_the_probe()
     rows = [row("virtual", 100_000, mem_kib_per_request=3.0), row("reactive", 100_000),
             row("worker", 100_000, success_pct=1.0, in_flight=600, status_codes="200:10 503:990",
                 errors="503 Service Unavailable", probe_ok=False)]
-    verdicts = {t: v for t, v, _ in scale.targets(rows)}
+    verdicts = {t: v for t, v, _ in smath.targets(rows)}
     assert list(verdicts.values()) == ["PASS", "PASS", "PASS", "PASS", "FAIL", "n/a"]
     rows[0].update(mem_kib_per_request=5.0, success_pct=99.0)
     rows[2].update(status_codes="200:10 0:990", errors="Get timeout")
-    assert [v for _, v, _ in scale.targets(rows)] == ["FAIL", "PASS", "FAIL", "FAIL", "FAIL", "n/a"]
-    assert [v for _, v, _ in scale.targets([])] == ["n/a"] * 6
+    assert [v for _, v, _ in smath.targets(rows)] == ["FAIL", "PASS", "FAIL", "FAIL", "FAIL", "n/a"]
+    assert [v for _, v, _ in smath.targets([])] == ["n/a"] * 6
     leaks = [{"series": "virtual", "transport": "h2c", "what": "open_files", "start": 80, "end": 85,
               "within_10_pct": True}]
-    assert scale.targets(rows, leaks)[-1][1] == "PASS"
+    assert smath.targets(rows, leaks)[-1][1] == "PASS"
     leaks.append({**leaks[0], "what": "heap_after_gc_kib", "end": 200, "within_10_pct": False})
-    assert scale.targets(rows, leaks)[-1][1:] == ("FAIL", "not: virtual h2c heap_after_gc_kib 80 -> 200")
+    assert smath.targets(rows, leaks)[-1][1:] == ("FAIL", "not: virtual h2c heap_after_gc_kib 80 -> 200")
 
 
 def test_report_holds_rows_limits_leaks_and_two_charts(tmp_path):
     rows = [{"mode": "virtual", "transport": t, "level": n, "in_flight": n, "rss_kib": 300_000 + 3 * n,
              "heap_after_gc_kib": 50_000 + 2 * n, "probe_ok": True, "flags": ""}
-            for t in scale.TRANSPORTS for n in (1_000, 5_000)]
+            for t in smath.TRANSPORTS for n in (1_000, 5_000)]
     start = {"platform_threads": 30, "heap_after_gc_kib": 50_000, "open_files": 44, "rss_kib": 300_000}
     ends = [{"series": "virtual", "transport": t, "start": start, "end": {**start, "open_files": 4_000},
-             "delay_calls": {"h2" if t == "h2c" else "http/1.1": 6_000}} for t in scale.TRANSPORTS]
+             "delay_calls": {"h2" if t == "h2c" else "http/1.1": 6_000}} for t in smath.TRANSPORTS]
     limits = {"virtual h2c": {"BENCH_DELAY_HTTP2": "true", "http1_ceiling": [None, "none"]}}
-    scale.write_report(str(tmp_path), rows, {"cores": 2, "settings": {"bench.delay-http2": "true"}}, limits, ends,
-                       20_000)
+    scale_report.write_report(str(tmp_path), rows, {"cores": 2, "settings": {"bench.delay-http2": "true"}}, limits,
+                              ends, 20_000)
     data = json.loads((tmp_path / "summary.json").read_text())
     assert data["experiment"] == "scale" and len(data["rows"]) == 4 and data["limits"] == limits
     assert [x["within_10_pct"] for x in data["leak_check"] if x["what"] == "open_files"] == [False, False]
@@ -163,13 +167,13 @@ def test_quick_run_holds_both_transports(tmp_path):
     assert r.returncode == 0
     data = json.loads((out / "summary.json").read_text())
     rows = data["rows"]
-    assert {(r["transport"], r["level"]) for r in rows} == {(t, n) for t in scale.TRANSPORTS for n in (1_000, 5_000)}
+    assert {(r["transport"], r["level"]) for r in rows} == {(t, n) for t in smath.TRANSPORTS for n in (1_000, 5_000)}
     # what a loaded machine cannot change: every level measured, held and probed (the figures are the lead's run)
     for row in rows:
         assert row["requests"] > 0 and row["success_pct"] > 0 and row["in_flight"] > 0, row
         assert row["heap_after_gc_kib"] > 0 and row["nmt_committed_kib"]["Total"] > 0, row
         assert row["mem_kib_per_request"] is not None and row["probe_ready_max_ms"] > 0, row
-    assert {x["transport"] for x in data["leak_check"]} == set(scale.TRANSPORTS)
+    assert {x["transport"] for x in data["leak_check"]} == set(smath.TRANSPORTS)
     calls = data["delay_calls"]   # the app's calls went over the transport the row names
     assert calls["reactive h2c"].get("h2", 0) > 0 and calls["reactive http1"].get("h2", 0) == 0, calls
     assert "BENCH_DELAY_HTTP2=true" in (out / "summary.md").read_text()
@@ -183,14 +187,14 @@ def test_quick_run_holds_both_transports(tmp_path):
 
 
 def test_slope_fit_gives_an_error_and_the_memory_ratio_an_interval():
-    b, se, n = scale.slope_fit([(0, 0), (1, 1), (2, 2), (3, 3)])
+    b, se, n = smath.slope_fit([(0, 0), (1, 1), (2, 2), (3, 3)])
     assert (b, se, n) == (pytest.approx(1.0), pytest.approx(0.0), 4)
-    b, se, n = scale.slope_fit([(0, 0), (1, 2), (2, 1), (3, 3)])
+    b, se, n = smath.slope_fit([(0, 0), (1, 2), (2, 1), (3, 3)])
     assert b == pytest.approx(0.8) and se > 0 and n == 4
-    assert scale.slope_fit([(0, 0), (1, 1)])[1] is None
-    lo, hi = scale.ratio_interval(40.0, 1.0, 7, 38.0, 1.0, 7)
+    assert smath.slope_fit([(0, 0), (1, 1)])[1] is None
+    lo, hi = smath.ratio_interval(40.0, 1.0, 7, 38.0, 1.0, 7)
     assert lo < 40 / 38 < hi and hi < 2
-    assert scale.ratio_interval(40.0, None, 7, 38.0, 1.0, 7) is None
+    assert smath.ratio_interval(40.0, None, 7, 38.0, 1.0, 7) is None
 
 
 def test_the_memory_target_is_judged_on_its_interval():
@@ -198,12 +202,12 @@ def test_the_memory_target_is_judged_on_its_interval():
         return {"mode": mode, "transport": "h2c", "level": 100_000, "in_flight": 100_000, "success_pct": 100.0,
                 "mem_kib_per_request": mem, "mem_kib_per_request_se": se, "mem_kib_per_request_n": 7,
                 "probe_ok": True, "status_codes": "200:10", "errors": ""}
-    judged = {t: (v, m) for t, v, m in scale.targets([row("virtual", 40.0, 1.0), row("reactive", 38.0, 1.0)])}
+    judged = {t: (v, m) for t, v, m in smath.targets([row("virtual", 40.0, 1.0), row("reactive", 38.0, 1.0)])}
     verdict, measured = judged["memory per waiting request (RSS slope): virtual <= 2 x reactive"]
     assert verdict == "PASS" and "95 % interval" in measured
-    judged = {t: v for t, v, _ in scale.targets([row("virtual", 70.0, 20.0), row("reactive", 38.0, 1.0)])}
+    judged = {t: v for t, v, _ in smath.targets([row("virtual", 70.0, 20.0), row("reactive", 38.0, 1.0)])}
     assert judged["memory per waiting request (RSS slope): virtual <= 2 x reactive"] == "INCONCLUSIVE"
-    judged = {t: v for t, v, _ in scale.targets([row("virtual", 90.0, 1.0), row("reactive", 38.0, 1.0)])}
+    judged = {t: v for t, v, _ in smath.targets([row("virtual", 90.0, 1.0), row("reactive", 38.0, 1.0)])}
     assert judged["memory per waiting request (RSS slope): virtual <= 2 x reactive"] == "FAIL"
 
 
@@ -212,7 +216,7 @@ def test_the_probe_window_reads_cpu_and_collector_pauses():
          "metrics": {"gc_pause_s": 1.0, "gc_pause_max_s": 0.01}}
     b = {"t": 2.0, "machine_busy_s": 103.0, "machine_total_s": 204.0, "cpu_ms": 3_000.0,
          "metrics": {"gc_pause_s": 1.25, "gc_pause_max_s": 0.2}}
-    assert scale.window(a, b) == {"probe_machine_cpu_pct": 75, "probe_app_cores": 1.0, "probe_gc_pause_ms": 250,
+    assert jvm.window(a, b) == {"probe_machine_cpu_pct": 75, "probe_app_cores": 1.0, "probe_gc_pause_ms": 250,
                                   "probe_gc_pause_max_ms": 200}
 
 
@@ -225,11 +229,11 @@ Total        210000       22020096
 
 
 def test_class_histogram_growth_names_what_the_heap_kept():
-    end = {name: int(size) // 1024 for _, size, name in scale.HISTO_LINE.findall(HISTOGRAM)}
+    end = {name: int(size) // 1024 for _, size, name in jvm.HISTO_LINE.findall(HISTOGRAM)}
     assert end == {"[B": 20_480, "io.vertx.core.http.impl.Http2ClientStream": 1_024}
-    assert scale.heap_growth({"[B": 480}, end) == [["[B", 480, 20_480],
+    assert smath.heap_growth({"[B": 480}, end) == [["[B", 480, 20_480],
                                                    ["io.vertx.core.http.impl.Http2ClientStream", 0, 1_024]]
-    assert scale.heap_growth(end, end) == []
+    assert smath.heap_growth(end, end) == []
 
 
 def test_bursts_cover_every_series_but_the_socket_client_over_h2c():

@@ -6,8 +6,13 @@ from harness.runs import startup
 from harness.runs.chaos import run as chaos_run
 
 
+def flags(env):
+    """The flags that replaced the environment variables of ENV: {"RATE_WORKER": "1"} -> --rate-worker 1."""
+    return [x for k, v in (env or {}).items() for x in ("--" + k.lower().replace("_", "-"), v)]
+
+
 def chaos(*argv, env=None):
-    return chaos_run.settings(cli.chaos_parser().parse(list(argv)), env or {})
+    return chaos_run.settings(cli.chaos_parser().parse([*argv, *flags(env)]))
 
 
 def test_chaos_quick_and_default_presets_and_overrides():
@@ -30,13 +35,14 @@ def test_chaos_bad_settings(argv, env, message):
 
 
 def test_startup_parameters():
-    p = startup.params({"RUNS": "2", "VARIANTS": "jvm,native"})
+    params = lambda env: startup.params(cli.startup_parser().parse(flags(env)))   # noqa: E731
+    p = params({"RUNS": "2", "VARIANTS": "jvm,native"})
     assert p["RUNS"] == "2" and p["WARMUP_RUNS"] == "1" and p["FIRST_PATH"] == "/virtual/db"
-    for env, message in (({"RUNS": "0"}, "RUNS must be a positive integer"),
-                         ({"WARMUP_RUNS": "x"}, "WARMUP_RUNS must be an integer >= 0"),
+    for env, message in (({"RUNS": "0"}, "--runs must be a positive integer"),
+                         ({"WARMUP_RUNS": "x"}, "--warmup-runs must be an integer >= 0"),
                          ({"VARIANTS": "jvm,graal"}, "unknown variant 'graal'")):
         with pytest.raises(cli.Fatal, match=message):
-            startup.params(env)
+            params(env)
 
 
 def test_hey_report_figures():

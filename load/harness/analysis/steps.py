@@ -6,8 +6,8 @@ import os
 import shutil
 import subprocess
 
-from hdrh.histogram import HdrHistogram
-
+from harness.infra.numbers import percentile, percentiles, rnd  # noqa: F401  (the rows' helpers, here for their readers)
+from harness.infra.settings import ENV
 from harness.sampling.sample import jvm_metrics
 
 FIELDS = [
@@ -30,25 +30,6 @@ SCENARIO_ORDER = ["io", "fanout", "db", "slow-query", "checkout", "cpu", "pinnin
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-def percentiles(values_ms, ps):
-    """{p: value in ms} for each percentile in PS, from an HdrHistogram of VALUES_MS (1 us to 1 h, 3 significant
-    digits); {p: None} for no values."""
-    if not values_ms:
-        return {p: None for p in ps}
-    h = HdrHistogram(1, 3_600_000_000, 3)
-    for v in values_ms:
-        h.record_value(max(1, round(v * 1000)))
-    return {p: h.get_value_at_percentile(p) / 1000.0 for p in ps}
-
-
-def percentile(values_ms, p):
-    return percentiles(values_ms, [p])[p]
-
-
-def rnd(x, nd=1):
-    return None if x is None else round(x, nd)
-
-
 def fmt(x, nd=1):
     if x == "":
         return ""
@@ -78,10 +59,7 @@ def read_text(path):
 
 
 def vegeta_bin():
-    for cand in (os.environ.get("VEGETA"), shutil.which("vegeta"),
-                 os.path.join(os.environ.get("VTVR_CACHE") or os.path.join(
-                     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vt-vs-reactive"),
-                     "bin", "vegeta")):
+    for cand in (ENV.vegeta, shutil.which("vegeta"), os.path.join(ENV.cache_dir, "bin", "vegeta")):
         if cand and os.access(cand, os.X_OK):
             return cand
     return None

@@ -2,6 +2,7 @@
 import contextlib
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -133,7 +134,7 @@ class Procs:
             out = open(log_path, "ab" if append else "wb") if log_path else subprocess.DEVNULL
         try:
             popen = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     env=None if env is None else {**os.environ, **env}, cwd=cwd,
+                                     env=None if env is None else child_env(env), cwd=cwd,
                                      start_new_session=True)
         finally:
             if stdout is None and log_path:
@@ -204,17 +205,50 @@ def free_port():
     raise OSError("no free port found on 127.0.0.1")
 
 
-def http_status(url, timeout=2.0, method="GET", body=None, headers=None):
-    """-> the HTTP status of one request (0: no answer), never through a proxy."""
-    req = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+def child_env(extra):
+    """A child process's environment: this one's with EXTRA over it (nothing here writes os.environ)."""
+    return {**os.environ, **extra}
+
+
+def fetch(url, timeout=2.0, method="GET", body=None, headers=None):
+    """-> (status, body bytes) of one request, never through a proxy; (0, b'') when no answer came. A str BODY is
+    sent as JSON."""
+    if isinstance(body, str):
+        body, headers = body.encode(), {"Content-Type": "application/json", **(headers or {})}
+    req = urllib.request.Request(url, data=body or None, method=method, headers=headers or {})
     try:
         with _NO_PROXY.open(req, timeout=timeout) as r:
-            r.read()
-            return r.status
+            return r.status, r.read()
     except urllib.error.HTTPError as e:
-        return e.code
+        return e.code, e.read()
     except (OSError, ValueError):
-        return 0
+        return 0, b""
+
+
+def http_status(url, timeout=2.0, method="GET", body=None, headers=None):
+    """-> the HTTP status of one request (0: no answer), never through a proxy."""
+    return fetch(url, timeout, method, body, headers)[0]
+
+
+def save(data, path):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def children_cpu_ms():
+    """User+system CPU ms of this process's finished (reaped) children: the load tool's whole tree."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return round((r.ru_utime + r.ru_stime) * 1000)
+
+
+def wait_for(condition, timeout_s, every_s=0.02):
+    """Until CONDITION() is true: True; False after TIMEOUT_S seconds."""
+    end = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() >= end:
+            return False
+        time.sleep(every_s)
+    return True
 
 
 def wait_ready(proc, url, timeout_s):

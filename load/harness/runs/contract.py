@@ -11,7 +11,8 @@ from harness.infra import procs
 from harness.infra.catalogue import LOAD_DIR
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
-from harness.runs.compare import ROOT, bash_env
+from harness.infra.settings import ENV
+from harness.infra.tools import ROOT, bash_env
 
 # Smaller limits than the app's defaults, so no generated request waits seconds; the document reads them from the
 # configuration, so it still describes the running app exactly
@@ -43,7 +44,7 @@ def server_errors(report_dir):
 
 def start_db(ps, out):
     """Reuses the MariaDB load/db.sh runs on DB_PORT, or starts one that the run stops; -> its port."""
-    port, db_sh = os.environ.get("DB_PORT", "3306"), os.path.join(LOAD_DIR, "db.sh")
+    port, db_sh = str(ENV.db_port or 3306), os.path.join(LOAD_DIR, "db.sh")
     env = {"DB_PORT": port}
     if ps.run("db.sh status", [db_sh, "status"], env=env) == 0:
         log(f"database: reusing the MariaDB load/db.sh runs on {port} (left running)")
@@ -53,7 +54,7 @@ def start_db(ps, out):
     if ps.run("db.sh start", [db_sh, "start"], env=env, log_path=db_log):
         sys.stderr.write(procs.tail(db_log))
         raise Fatal("load/db.sh start failed")
-    status = subprocess.run([db_sh, "status"], env={**os.environ, **env}, capture_output=True, text=True)
+    status = subprocess.run([db_sh, "status"], env=procs.child_env(env), capture_output=True, text=True)
     m = re.search(r"pid (\d+)", status.stdout)
     if m:
         ps.adopt("mariadb", int(m.group(1)))

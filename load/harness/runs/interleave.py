@@ -4,24 +4,21 @@ restarted every few blocks; blocks of short trials in a random order (trials.py)
 the budget ends (trials.looks / should_stop); the verdicts (stats.analyse) go into the report."""
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import statistics
-import subprocess
-import sys
 import time
 from dataclasses import dataclass
 
 from harness.analysis import ladder, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
+from harness.drivers.base import Load
 from harness.infra import procs
-from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.catalogue import table
 from harness.infra.errors import Fatal
-from harness.infra.procs import Procs, log
+from harness.infra.procs import Procs, children_cpu_ms, fetch, log, save
 from harness.report import verdict_report
 from harness.runs import plan
-from harness.runs.compare import JAR, Run, children_cpu_ms, fetch, laddr, save, write_targets
+from harness.runs.system import System
 
 # What a default run measures: one step per scenario the targets name (scenario, tool, load), at the rates the
 # previous runs found every series serving fully (docs/results.md); io 2,500 is the A/A yardstick's rate.
@@ -114,23 +111,13 @@ def trial_plan(s, seed):
         {(sc, float(lv)): tool for sc, tool, lv in st}
 
 
-def record_of(trial_rec, row, rc, window_s):
-    """The trial record (docs/statistics.md) of one series' trial from its step row; ERROR when the tool failed."""
-    n = row.get("requests") or 0
-    ok = round(n * (row.get("success_pct") or 0) / 100)
-    err = f"load tool exit {rc}" if rc else ("no results" if "NO_RESULTS" in (row.get("flags") or "") else None)
-    # successes over the send window (a Vegeta trial's ramp-in sends too): two series that serve every request
-    # have the same ok_rate, whatever their latency (which the p99 target judges)
-    return {**trial_rec, "requests": n, "ok": ok, "duration_s": window_s,
-            "cpu_ms_per_req": row.get("cpu_ms_per_req"), "p99_ok_ms": row.get("p99_ok_ms"),
-            "rss_mib": row.get("rss_peak_mib"), "error": err, "step": row.get("step")}
-
-
-class Interleaved(Run):
-    """One interleaved (or duet) run into one results folder; the setup (build, database, tools) is Run's."""
+class Interleaved:
+    """One interleaved (or duet) run into one results folder; the setup (build, database, tools) is System's."""
 
     def __init__(self, s, out, cmdline, ps):
-        super().__init__(s, [], out, cmdline, ps)
+        self.s, self.out, self.cmdline, self.ps = s, out, cmdline, ps
+        self.sys = System(s, out, ps)
+        self.scrape_ms = None
         self.seed = s.seed
         self.tplan, self.tools = trial_plan(s, self.seed)
         self.apps = {}
@@ -145,17 +132,7 @@ class Interleaved(Run):
     def start_delay(self):
         # a port no one else picked by default (8081 is what every other run on the machine tries first)
         self.delay_port = procs.free_port()
-        delay_log = os.path.join(self.out, "logs", "delay.log")
-        binary = JAR if os.path.isfile(JAR) else self.runner
-        cmd = [self.java, *os.environ.get("DELAY_JAVA_OPTS", "").split(), "-jar", binary] \
-            if binary.endswith(".jar") else [binary]
-        self.delay = self.ps.start("delay", cmd, log_path=delay_log, env={
-            "QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.delay_port)})
-        if not procs.wait_ready(self.delay, f"http://127.0.0.1:{self.delay_port}/delay/0", 90) \
-                or not self.delay.alive():
-            sys.stderr.write(procs.tail(delay_log))
-            raise Fatal(f"the delay service did not answer on port {self.delay_port} (log: {delay_log})")
-        self.db_ready()
+        self.delay = self.sys.start_delay(self.delay_port, os.path.join(self.out, "logs", "delay.log"))
 
     def java_opts(self, series):
         return [*self.s.app_java_opts.split(), *self.s.jvm_opts.get(series, "").split()]
@@ -165,36 +142,22 @@ class Interleaved(Run):
         started = []
         for series in names:
             port = procs.free_port()
-            app_log = os.path.join(self.out, "logs", f"app-{series}-{invocation}.log")
-            cmd = [self.runner] if self.runner else [self.java, *self.java_opts(series), "-jar", JAR]
-            # the database URL is the run's own (compare.Run.start_db), given to each app, not in os.environ
-            env = {**self.db_env, "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
-                   "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}"}
-            if plan.client_of(series):
-                env["BENCH_BLOCKING_CLIENT"] = plan.client_of(series)
-            proc = self.ps.start(f"app {series}", [*self.taskset, *cmd], log_path=app_log, env=env)
+            proc = self.sys.start_app(f"app {series}", port, self.delay_port,
+                                      os.path.join(self.out, "logs", f"app-{series}-{invocation}.log"), series,
+                                      java_opts=self.java_opts(series))
             started.append(App(series, proc, f"http://127.0.0.1:{port}", invocation))
         for app in started:
-            if not procs.wait_ready(app.proc, f"{app.url}/q/health/ready", 180) or not app.proc.alive():
-                sys.stderr.write(procs.tail(app.proc.log_path, 30))
-                raise Fatal(f"the app of {app.series} did not become ready (log: {app.proc.log_path})")
+            self.sys.wait_app(app.proc, app.url, app.series, 180)
             self.apps[app.series] = app
         log(f"apps ready: {', '.join(f'{a.series} (pid {a.pid})' for a in started)}")
         if self.scrape_ms is None and started:
-            self.use(started[0])
-            r = subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(started[0].pid),
-                                "--scrape-cost", f"{started[0].url}/q/metrics"], capture_output=True, text=True)
-            with contextlib.suppress(ValueError, KeyError):
-                self.scrape_ms = json.loads(r.stdout)["scrape_cpu_ms"]
+            self.scrape_ms = self.sys.sample_once(started[0].pid, "--scrape-cost", f"{started[0].url}/q/metrics") \
+                .get("scrape_cpu_ms")
         return started
 
     def steps_for(self, series):
         """The plan's steps whose scenario SERIES serves."""
         return [(sc, rate) for sc, rate in self.tplan.steps if serves(series, sc)]
-
-    def use(self, app):
-        """Points Run's one-app helpers (request URLs, sampler, smoke) at APP."""
-        self.url, self.app_pid, self.app = app.url, app.pid, app.proc
 
     def restart(self, names, block):
         """Fresh apps of NAMES before BLOCK, warmed, then the block's warm trials (trials.warm_trials)."""
@@ -220,17 +183,10 @@ class Interleaved(Run):
         self.restart_s.append(time.monotonic() - t0)
 
     # ------------------------------------------------------------------------------------------ warm-up
-    def attack(self, app, scenario, rate, ms, out_bin):
-        """A Vegeta attack of SCENARIO on APP at RATE for MS, results to OUT_BIN; -> its Proc."""
-        req = self.request(app.series, scenario)
-        tdir = os.path.dirname(out_bin)
-        tfile = os.path.join(tdir, f"{app.series}-{app.pid}-{scenario}.targets")   # this app's port
-        if not os.path.exists(tfile):
-            write_targets(tfile, app.url, req, os.path.join(tdir, f"{app.series}-{scenario}.json"))
-        with open(out_bin, "wb") as results:
-            return self.ps.start(f"vegeta warm-up {app.series} {scenario}", [
-                self.vegeta, "attack", "-targets", tfile, "-rate", f"{max(1, int(rate))}/1s", "-duration",
-                f"{ms}ms", "-timeout", self.s.timeout, *laddr(app.url)], stdout=results)
+    def send(self, app, scenario, rate, ms, prefix):
+        """SCENARIO on APP at RATE for MS (Vegeta), raw results to PREFIX.bin; -> its Proc."""
+        return self.sys.vegeta.start(self.ps, self.sys.target(app.url, app.series, scenario),
+                                     Load(max(1, int(rate)), ms, self.s.timeout_s), prefix)
 
     def warm(self, apps):
         """Warms APPS all together over --warmup, each at every step's scenario, ramped 1/3 -> 2/3 -> all of its share
@@ -245,8 +201,8 @@ class Interleaved(Run):
                 for sc, rate in self.steps_for(app.series):
                     if self.tools[(sc, rate)] == "hey":
                         rate = plan.levels(sc)[0][0]       # a closed-model step: its scenario at a low rate
-                    running.append(self.attack(app, sc, rate * share * k / 3, s.warmup_ms // 3,
-                                               os.path.join(tdir, f"{app.series}-{sc}-together-{k}.bin")))
+                    running.append(self.send(app, sc, rate * share * k / 3, s.warmup_ms // 3,
+                                             os.path.join(tdir, f"{app.series}-{sc}-together-{k}")))
             for p in running:
                 if p.wait(s.warmup_ms / 3000 + s.step_limit_s) is None:
                     self.ps.stop(p, grace_s=5)
@@ -263,11 +219,10 @@ class Interleaved(Run):
         run = []
         for rec, series in zip(t.records(), t.series, strict=True):
             app = self.apps[series]
-            self.use(app)
             self.n += 1
             d = os.path.join(self.out, "trials", f"{self.n:04d}-{kind}{t.block:02d}-{t.scenario}-{level}-{series}")
             os.makedirs(d, exist_ok=True)
-            req = self.request(series, t.scenario)
+            req = self.sys.request(series, t.scenario)
             meta = {"index": self.n, "scenario": t.scenario, "mode": plan.base_of(series), "series": series,
                     "client": plan.client_of(series), "tool": tool,
                     "load_kind": "rate" if tool == "vegeta" else "concurrency", "load": each,
@@ -279,25 +234,24 @@ class Interleaved(Run):
                 json.dump(meta, f)
             save(fetch(f"{app.url}/q/metrics", 5)[1], os.path.join(d, "metrics-before.prom"))
             samples = os.path.join(d, "samples.jsonl")
-            run.append((app, d, samples, rec, self.sampler(samples, True)))
+            run.append((app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url, self.delay.pid)))
         for *_, samples, _, _ in run:
-            for _ in range(100):
-                if os.path.exists(samples) and os.path.getsize(samples):
-                    break
-                time.sleep(0.02)
-        sent = f"{s.ramp_ms + s.duration_ms}ms" if tool == "vegeta" else s.duration
+            procs.wait_for(lambda samples=samples: os.path.exists(samples) and os.path.getsize(samples), 2.0)
+        driver = self.sys.vegeta if tool == "vegeta" else self.sys.hey
+        load = Load(each, s.ramp_ms + s.duration_ms if tool == "vegeta" else s.duration_ms, s.timeout_s)
         c0, t0 = children_cpu_ms(), time.monotonic()
-        loads = [self.ps.start(tool, [os.path.join(LOAD_DIR, f"{tool}.sh"), plan.base_of(app.series), t.scenario,
-                                      str(each), sent],
-                               env={"OUT": os.path.join(d, "results"), "APP_URL": app.url},
-                               log_path=os.path.join(d, "stdout.txt")) for app, d, *_ in run]
+        loads = [driver.start(self.ps, self.sys.target(app.url, app.series, t.scenario), load,
+                              os.path.join(d, "results"), log_path=os.path.join(d, "stdout.txt"))
+                 for app, d, *_ in run]
         rcs = []
-        for p in loads:
+        for p, (_, d, *_) in zip(loads, run, strict=True):
             rc = p.wait(s.step_limit_s)
             if rc is None:
                 self.ps.stop(p, grace_s=5)
                 rc = 124
             self.ps.forget(p)
+            if not rc:
+                driver.finish(os.path.join(d, "results"), os.path.join(d, "stdout.txt"))
             rcs.append(rc)
         gen = {"cpu_ms": (children_cpu_ms() - c0) // len(run), "wall_ms": round((time.monotonic() - t0) * 1000)}
         out = []
@@ -310,7 +264,8 @@ class Interleaved(Run):
                 raise Fatal(f"the app of {app.series} (pid {app.pid}) died during trial {os.path.basename(d)}; "
                             f"see {self.out}/logs")
             row = steps.step_row(d, WORKER_POOL)
-            out.append(record_of(rec, row, rc, s.duration_ms / 1000 + (s.ramp_ms / 1000 if tool == "vegeta" else 0)))
+            window_s = s.duration_ms / 1000 + (s.ramp_ms / 1000 if tool == "vegeta" else 0)
+            out.append(trials.record_of(rec, row, rc, window_s))
             if rc:
                 log(f"trial {os.path.basename(d)}: load tool exit {rc}")
         if s.settle_s:
@@ -322,10 +277,10 @@ class Interleaved(Run):
         s, tp = self.s, self.tplan
         if os.path.isdir(os.path.join(self.out, "trials")):
             raise Fatal(f"{self.out} already holds a run (trials/); choose another --out")
-        self.started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         t_run = time.monotonic()
         deadline = t_run + s.budget_s
-        self.prepare()
+        self.sys.prepare()
         self.start_delay()
         tm = timing(s, len(tp.series))
         n_max = trials.max_blocks(tp, s.budget_s - (time.monotonic() - t_run) - 20, tm)
@@ -342,16 +297,14 @@ class Interleaved(Run):
                 log(f"block {blocks + 1}: starting fresh apps ({', '.join(names)}), invocation "
                     f"{trials.invocation(tp, blocks)}")
                 self.restart(names, blocks)
-                if not self.wrote_machine:
-                    with open(os.path.join(self.out, "machine.json"), "w") as f:
-                        json.dump(self._facts(*self._app_desc()), f, indent=2)
-                    self.wrote_machine = True
+                if not os.path.exists(os.path.join(self.out, "machine.json")):
+                    self.sys.write_facts(self.apps[names[0]].url, started, self.cmdline)
             t_block = time.monotonic()
             for t in trials.block_trials(tp, blocks):
                 if all(serves(x, t.scenario) for x in t.series):   # the floor has no db, a rung no fanout
                     self.records += self.trial(t)
             if names and tp.warm_blocks:
-                self.settling.append(round(settling(self.warm_records, self.records, blocks), 3))
+                self.settling.append(round(trials.settling(self.warm_records, self.records, blocks), 3))
                 log(f"warm block / first measured block after the start, CPU per request: median "
                     f"{self.settling[-1]:.2f}x over every series and step")
             blocks += 1
@@ -403,16 +356,6 @@ class Interleaved(Run):
         return sum(xs) / len(xs) if xs else 0.0
 
 
-def settling(warm, measured, block):
-    """The median over series and steps of a warm trial's CPU per request over the same series' and step's in
-    BLOCK (the first measured block after a start): about 1 when the warm block left the apps steady."""
-    first = {(r["series"], r["scenario"], r["rate"]): r["cpu_ms_per_req"] for r in measured
-             if r["block"] == block and r["cpu_ms_per_req"]}
-    ratios = [r["cpu_ms_per_req"] / first[k] for r in warm if r["block"] == block and r["cpu_ms_per_req"]
-              and (k := (r["series"], r["scenario"], r["rate"])) in first]
-    return statistics.median(ratios) if ratios else float("nan")
-
-
 WORKER_POOL = 200   # quarkus.thread-pool.max-threads of the app, for the worker rows' Little's-law ceiling
 
 
@@ -434,7 +377,7 @@ def dry_run(s):
     return 0
 
 
-def run(s, argv):
+def run(s, out, cmdline):
     """`compare --design interleaved|duet`: one run into its folder."""
     if s.dry_run:
         return dry_run(s)
@@ -442,13 +385,5 @@ def run(s, argv):
         raise Fatal("--app-url: the interleaved and duet designs start their own apps (use --design sequential)")
     if s.runs != 1:
         raise Fatal("--runs: an interleaved run already repeats its trials; use --budget for more")
-    os.environ.update(s.env)
-    out = os.path.abspath(s.out or _default_out())
     with Procs() as ps:
-        return Interleaved(s, out, "load/compare.sh" + "".join(" " + a for a in argv), ps).run()
-
-
-def _default_out():
-    from harness.runs.compare import default_out
-    return default_out()
-
+        return Interleaved(s, out, cmdline, ps).run()

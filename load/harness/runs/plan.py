@@ -8,6 +8,7 @@ from harness.analysis import ladder
 from harness.infra.catalogue import PARAMS, table
 from harness.infra.durations import parse_ms
 from harness.infra.errors import Fatal
+from harness.infra.series import base_of, client_of  # noqa: F401  (the runs' names for them)
 
 # Per scenario: (Vegeta rates in req/s, hey concurrency levels), sized for a 2-core machine that also runs the
 # load generator, the delay service and the database
@@ -23,8 +24,8 @@ LEVELS = {
 DEFAULT_LEVELS = ((50,), (10,))
 
 # The experiments of docs/experiments.md; explicit flags win over a preset. `env` sets scenario parameters and
-# timeouts (TIMEOUT for Vegeta, TIMEOUT_S for hey) as the bash presets exported them.
-T30 = {"TIMEOUT": "30s", "TIMEOUT_S": "30"}
+# the request timeout (TIMEOUT; hey takes its whole seconds).
+T30 = {"TIMEOUT": "30s"}
 EXPERIMENTS = {
     "E1": dict(scenarios="io", env={"IO_CALLS": "3", "DELAY": "300", **T30}, rates=(100, 200, 400),
                conc=(300, 1500, 3000), duration="10s"),
@@ -36,7 +37,7 @@ EXPERIMENTS = {
     "E4": dict(scenarios="fanout", env={"FANOUT_CALLS": "100", "DELAY": "100"}, rates=(10,), conc=(10,),
                duration="30s"),
     "E5": dict(scenarios="checkout", env={"DELAY": "100"}, rates=(50, 150, 300), conc=(50, 500), duration="10s"),
-    "E6": dict(scenarios="fanout", env={"FANOUT_CALLS": "100", "DELAY": "1000", "TIMEOUT": "60s", "TIMEOUT_S": "60"},
+    "E6": dict(scenarios="fanout", env={"FANOUT_CALLS": "100", "DELAY": "1000", "TIMEOUT": "60s"},
                rates=(1, 5, 10), conc=(1, 10), duration="10s"),
     "E7": dict(scenarios="slow-query", env={"SLOW_DELAY": "1000", **T30}, rates=(5, 10, 20, 30), conc=(20, 100),
                duration="10s"),
@@ -80,16 +81,6 @@ DESIGNS = ("interleaved", "duet", "sequential")
 
 def levels(scenario):
     return LEVELS.get("pinning" if scenario.startswith("pinning") else scenario, DEFAULT_LEVELS)
-
-
-def base_of(series):
-    """The URL's mode of a series: virtual+socket -> virtual, reactive-aa -> reactive."""
-    return series.removesuffix("-aa").split("+")[0]
-
-
-def client_of(series):
-    """The bench.blocking-client the app of SERIES runs with ('' : the app's default)."""
-    return series.removesuffix("-aa").partition("+")[2]
 
 
 @dataclass
@@ -136,7 +127,9 @@ class Settings:
     restart_every: int = 2
     scenarios_given: bool = False
     modes_given: bool = False
-    env: dict = field(default_factory=dict)   # exported to every tool: scenario parameters, TIMEOUT, TIMEOUT_S
+    env: dict = field(default_factory=dict)   # the scenario parameters given (DELAY, IO_CALLS, ...) and app settings
+    app_env: dict = field(default_factory=dict)   # what of env every app gets (BENCH_*, QUARKUS_*)
+    delay_java_opts: str = ""
 
     @property
     def step_limit_s(self):
@@ -179,11 +172,17 @@ def _duration_ms(text, what):
         raise Fatal(f"{what}, got '{text}'") from None
 
 
-def settings(args, environ, rng=random):
-    """The settings of a run from its parsed options ARGS and the environment ENVIRON (a dict); Fatal on bad input."""
-    env = {k: environ[k] for k in PARAMS if k in environ}
-    env["TIMEOUT"] = environ.get("TIMEOUT", "10s")
-    env["TIMEOUT_S"] = environ.get("TIMEOUT_S", "10")
+def flag(args, name, default=None):
+    """The value of --NAME (dashes as underscores) when given, else DEFAULT."""
+    v = getattr(args, name, None)
+    return default if v is None else v
+
+
+def settings(args, rng=random):
+    """The settings of a run from its parsed options ARGS (cli.compare_parser); Fatal on bad input."""
+    # the scenario parameters by their catalogue names (DELAY, IO_CALLS, ...): given flags only, the rest the app's
+    env = {k: flag(args, k.lower()) for k in PARAMS if flag(args, k.lower()) is not None}
+    env["TIMEOUT"] = flag(args, "timeout", "10s")
     sc = table()
     s = Settings(scenarios=sc.scenarios, modes=sc.modes, quick=args.quick, dry_run=args.dry_run,
                  native=args.native, rebuild=args.rebuild, no_build=args.no_build, out=args.out or "",
@@ -203,13 +202,14 @@ def settings(args, environ, rng=random):
         s.tools = _csv(preset.get("tools")) or s.tools
         s.duration = preset.get("duration", s.duration)
         s.cost = preset.get("cost", False)
-        env.update(preset.get("env", {}))
+        env.update({k: v for k, v in preset.get("env", {}).items() if flag(args, k.lower()) is None})
         aa = aa or preset.get("aa", "")
-    s.warmup_max_s = environ.get("WARMUP_MAX", "45")
-    ramp = environ.get("RAMP_IN", "0s" if s.quick else "1s")
+    s.warmup_max_s = flag(args, "warmup_max", "45")
+    ramp = flag(args, "ramp_in", "0s" if s.quick else "1s")
     reuse = args.reuse
     if s.quick:
-        s.duration, s.warmup, s.warmup_max_s = "1s", "1s", "0"
+        s.duration, s.warmup = "1s", "1s"
+        s.warmup_max_s = flag(args, "warmup_max", "0")
         reuse = True if reuse is None else reuse
     s.reuse = bool(reuse)
     s.scenarios = _csv(args.scenario) or s.scenarios
@@ -219,28 +219,29 @@ def settings(args, environ, rng=random):
     s.tools = _csv(args.tools) or s.tools
     s.duration = args.duration or s.duration
     s.warmup = args.warmup or s.warmup
-    if args.delay:
-        env["DELAY"] = args.delay
-    env.setdefault("DELAY", "100")
     s.env = env
-    s.settle_s = int(environ.get("SETTLE", "0") or 0)
-    s.app_java_opts = environ.get("APP_JAVA_OPTS", "-XX:+UseParallelGC")
-    s.metrics_interval = environ.get("METRICS_INTERVAL", "0.5")
+    # the settings of the app that a preset names (E2, E3: the reactive cpu guard) reach every app it starts
+    s.app_env = {k: v for k, v in env.items() if k.startswith(("BENCH_", "QUARKUS_"))}
+    if not re.fullmatch(r"[0-9]+", str(flag(args, "settle", "0"))):
+        raise Fatal(f"--settle is whole seconds, got '{args.settle}'")
+    s.settle_s = int(flag(args, "settle", "0"))
+    s.app_java_opts = flag(args, "app_java_opts", "-XX:+UseParallelGC")
+    s.delay_java_opts = flag(args, "delay_java_opts", "")
+    s.metrics_interval = flag(args, "metrics_interval", "0.5")
     if not re.fullmatch(r"[0-9]+", str(s.warmup_max_s)):
-        raise Fatal(f"WARMUP_MAX is whole seconds, got '{s.warmup_max_s}'")
+        raise Fatal(f"--warmup-max is whole seconds, got '{s.warmup_max_s}'")
     s.warmup_max_s = int(s.warmup_max_s)
-    scale, jit = environ.get("WARMUP_SCALE", "100"), environ.get("WARMUP_JIT_PCT", "5")
+    scale, jit = flag(args, "warmup_scale", "100"), flag(args, "warmup_jit_pct", "5")
     if not re.fullmatch(r"[1-9][0-9]*", scale):
-        raise Fatal(f"WARMUP_SCALE is a positive whole percentage, got '{scale}'")
+        raise Fatal(f"--warmup-scale is a positive whole percentage, got '{scale}'")
+    if not re.fullmatch(r"[0-9]+", jit):
+        raise Fatal(f"--warmup-jit-pct is a whole percentage, got '{jit}'")
     s.warmup_scale, s.warmup_jit_pct = int(scale), int(jit)
     s.duration_ms = _duration_ms(s.duration, "--duration must be a Go duration like 5s or 1m")
     s.warmup_ms = _duration_ms(s.warmup, "--warmup must be a Go duration like 10s")
-    s.ramp_ms = _duration_ms(ramp, "RAMP_IN must be a Go duration like 1s or 0s")
-    s.timeout = env["TIMEOUT"]
-    _duration_ms(s.timeout, "TIMEOUT must be a Go duration like 10s")
-    if not re.fullmatch(r"[1-9][0-9]*", env["TIMEOUT_S"]):
-        raise Fatal(f"TIMEOUT_S must be whole seconds, got '{env['TIMEOUT_S']}'")
-    s.timeout_s = int(env["TIMEOUT_S"])
+    s.ramp_ms = _duration_ms(ramp, "--ramp-in must be a Go duration like 1s or 0s")
+    s.timeout = env.pop("TIMEOUT")
+    s.timeout_s = max(1, _duration_ms(s.timeout, "--timeout must be a Go duration like 10s") // 1000)
 
     for sc_name in s.scenarios:
         if sc_name not in sc.scenarios:

@@ -21,7 +21,8 @@ from harness.infra import procs
 from harness.infra.catalogue import LOAD_DIR, table
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
-from harness.runs.compare import ROOT, bash_env
+from harness.infra.settings import ENV
+from harness.infra.tools import ROOT, bash_env
 from harness.sampling import machine
 
 METRICS = [("first_ok_ms", "first 200 (ms)"), ("cpu_first_ms", "CPU to first 200 (ms)"),
@@ -36,15 +37,16 @@ DEFAULTS = {"RUNS": "5", "WARMUP_RUNS": "1", "VARIANTS": "jvm,aot,quarkus-aot,na
             "START_TIMEOUT": "90", "POLL_MS": "5", "JAVA_OPTS": ""}
 
 
-def params(environ):
-    p = {k: environ.get(k, v) for k, v in DEFAULTS.items()}
+def params(args):
+    """The run's parameters: the flags given over DEFAULTS."""
+    p = {k: v if getattr(args, k.lower(), None) is None else getattr(args, k.lower()) for k, v in DEFAULTS.items()}
     if not re.fullmatch(r"[1-9][0-9]*", p["RUNS"]):
-        raise Fatal(f"RUNS must be a positive integer, got '{p['RUNS']}'")
+        raise Fatal(f"--runs must be a positive integer, got '{p['RUNS']}'")
     if not re.fullmatch(r"[0-9]+", p["WARMUP_RUNS"]):
-        raise Fatal(f"WARMUP_RUNS must be an integer >= 0, got '{p['WARMUP_RUNS']}'")
+        raise Fatal(f"--warmup-runs must be an integer >= 0, got '{p['WARMUP_RUNS']}'")
     for v in p["VARIANTS"].split(","):
         if v not in ("jvm", "aot", "quarkus-aot", "native"):
-            raise Fatal(f"unknown variant '{v}' in VARIANTS (expected jvm, aot, quarkus-aot, native)")
+            raise Fatal(f"unknown variant '{v}' in --variants (expected jvm, aot, quarkus-aot, native)")
     return p
 
 
@@ -225,7 +227,7 @@ class Startup:
         return os.path.getsize(aot) // 2**20
 
     def run(self):
-        p, environ = self.p, os.environ
+        p, a = self.p, self.args
         (java_home,) = bash_env("find_jdk", "JAVA_HOME")
         (self.hey,) = bash_env("ensure_hey", "HEY")
         self.java = os.path.join(java_home, "bin", "java")
@@ -234,7 +236,7 @@ class Startup:
         java_version = int(m.group(1)) if m else 0
         os.makedirs(os.path.join(self.out, "logs"), exist_ok=True)
 
-        app_dir = environ.get("APP_DIR")
+        app_dir = a.app_dir
         if not app_dir:
             app_dir = os.path.join(ROOT, "target", "quarkus-app")
             if not os.path.isfile(os.path.join(app_dir, "quarkus-run.jar")):
@@ -243,14 +245,14 @@ class Startup:
                                stdout=sys.stderr):
                     raise Fatal("build failed")
         if not os.path.isfile(os.path.join(app_dir, "quarkus-run.jar")):
-            raise Fatal(f"APP_DIR={app_dir} holds no quarkus-run.jar")
+            raise Fatal(f"--app-dir {app_dir} holds no quarkus-run.jar")
         shutil.copytree(app_dir, os.path.join(self.work, "app"), symlinks=True)
         with_aot = os.path.join(self.work, "app", "app.aot")
         if os.path.exists(with_aot):
             os.remove(with_aot)   # the aot variant trains its own cache here
-        qaot = environ.get("QUARKUS_AOT_DIR") or (app_dir if os.path.isfile(os.path.join(app_dir, "app.aot")) else "")
+        qaot = a.quarkus_aot_dir or (app_dir if os.path.isfile(os.path.join(app_dir, "app.aot")) else "")
         log(f"app: {app_dir} (copied to {self.work}/app)")
-        native = environ.get("NATIVE_BIN") or next(iter(sorted(glob.glob(os.path.join(ROOT, "target", "*-runner")),
+        native = a.native_bin or next(iter(sorted(glob.glob(os.path.join(ROOT, "target", "*-runner")),
                                                                key=os.path.getmtime, reverse=True)), "")
         notes, variants = [], []
         for v in p["VARIANTS"].split(","):
@@ -280,9 +282,9 @@ class Startup:
             log(n)
         if not variants:
             raise Fatal("nothing to measure")
-        self.database(environ)
-        self.app_port = int(environ.get("APP_PORT") or procs.free_port())
-        self.delay_port = int(environ.get("DELAY_PORT") or procs.free_port())
+        self.database()
+        self.app_port = ENV.app_port or procs.free_port()
+        self.delay_port = ENV.delay_port or procs.free_port()
 
         log(f"delay service: JVM, QUARKUS_PROFILE=delay, 127.0.0.1:{self.delay_port}")
         delay_log = os.path.join(self.out, "logs", "delay.log")
@@ -314,8 +316,8 @@ class Startup:
         log(f"results in {self.out}")
         return 0
 
-    def database(self, environ):
-        jdbc, rx = environ.get("QUARKUS_DATASOURCE_JDBC_URL"), environ.get("QUARKUS_DATASOURCE_REACTIVE_URL")
+    def database(self):
+        jdbc, rx = ENV.jdbc_url, ENV.reactive_url
         if jdbc or rx:
             if not (jdbc and rx):
                 raise Fatal("set both QUARKUS_DATASOURCE_JDBC_URL and QUARKUS_DATASOURCE_REACTIVE_URL, or neither")
@@ -323,7 +325,7 @@ class Startup:
             log(f"database: {jdbc} (given)")
             return
         db_sh = os.path.join(LOAD_DIR, "db.sh")
-        port = environ.get("DB_PORT")
+        port = str(ENV.db_port or "")
         if port and self.ps.run("db.sh status", [db_sh, "status"], env={"DB_PORT": port}) == 0:
             log(f"database: reusing the MariaDB already running on port {port}")
         else:
@@ -343,15 +345,13 @@ class Startup:
 
 
 def run(args):
-    if args.unexpected:
-        raise Fatal(f"unknown argument '{args.unexpected[0]}' (all parameters are environment variables; "
-                    "load/startup.sh -h lists them)")
-    prm = params(os.environ)
-    out = os.path.abspath(os.environ.get("OUT") or os.path.join(
-        LOAD_DIR, "results", f"startup-{datetime.now():%Y%m%d-%H%M%S}"))
+    prm = params(args)
+    out = os.path.abspath(args.out or os.path.join(LOAD_DIR, "results", f"startup-{datetime.now():%Y%m%d-%H%M%S}"))
     work = tempfile.mkdtemp(prefix="vtvr-startup.")
     try:
         with Procs() as ps:
-            return Startup(prm, out, work, ps).run()
+            startup = Startup(prm, out, work, ps)
+            startup.args = args
+            return startup.run()
     finally:
         shutil.rmtree(work, ignore_errors=True)

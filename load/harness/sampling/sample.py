@@ -21,10 +21,10 @@ import signal
 import sys
 import threading
 import time
-import urllib.request
 
 import psutil
 
+from harness.infra import procs
 from harness.sampling.prom import metric_sum, parse
 
 
@@ -85,8 +85,10 @@ def jvm_metrics(text):
 
 
 def fetch(url, timeout=2.0):
-    with urllib.request.urlopen(url, timeout=timeout) as r:
-        return r.read().decode("utf-8", "replace")
+    code, body = procs.fetch(url, timeout)
+    if code != 200:
+        raise OSError(f"{url}: status {code}")
+    return body.decode("utf-8", "replace")
 
 
 def scrape(url, timeout=2.0):

@@ -11,53 +11,17 @@ import tempfile
 import time
 from datetime import datetime
 
+from harness.drivers import Vegeta
+from harness.drivers.base import Load
 from harness.infra import procs
 from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.durations import parse_ms
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
+from harness.infra.settings import ENV
+from harness.infra.tools import ROOT, bash_env, newer_than
 from harness.runs.chaos import chaos
-from harness.runs.compare import ROOT, bash_env, laddr, newer_than
-
-# (quick, default) of the settings --quick changes
-QUICK = {"DURATION": (8, 30), "WARMUP": (3, 10), "OVERLOAD_TIMEOUT": ("5s", "10s"), "CHECKOUT_LEAD": (4, 10),
-         "CHECKOUT_GAP": (5, 10), "CHECKOUT_TAIL": (8, 15), "CHECKOUT_WARMUP": (3, 5), "HOSTILE_FLOOD": (5, 10)}
-DEFAULTS = {"RATE_WORKER": 4000, "RATE_VIRTUAL": 10000, "RATE_REACTIVE": 16000, "OVERLOAD_WORKERS": 6000,
-            "RECOVERY_LIMIT": 10, "RECOVERY_GIVE_UP": 40, "SIGTERM_RATE": 1000, "SIGTERM_AFTER": 3,
-            "SIGTERM_LIMIT": 12, "CHECKOUT_RATE": 100, "CHECKOUT_TIMEOUT": "60s", "OUTAGE": 3, "DB_DOWN_LIMIT": 5,
-            "WARMUP_RATE": 300, "DELAY": 100}
-TEXT = {"OVERLOAD_TIMEOUT", "CHECKOUT_TIMEOUT"}
-CHECKS = ("overload", "hostile", "sigterm", "checkout")
-
-
-def settings(args, environ):
-    """The run's parameters (the environment over the --quick or default presets); Fatal on bad values."""
-    p = {k: environ.get(k, str(v[0] if args.quick else v[1])) for k, v in QUICK.items()}
-    p |= {k: environ.get(k, str(v)) for k, v in DEFAULTS.items()}
-    if args.duration:
-        p["DURATION"] = args.duration
-    for k, v in p.items():
-        if k not in TEXT and not re.fullmatch(r"[0-9]+", v):
-            raise Fatal(f"{k} must be a whole number, got '{v}'")
-    p = {k: v if k in TEXT else int(v) for k, v in p.items()}
-    for c in args.checks.split(","):
-        if c not in CHECKS:
-            raise Fatal(f"unknown check '{c}' (overload, hostile, sigterm, checkout)")
-    modes = table().modes
-    for m in args.modes.split(","):
-        if m not in modes:
-            raise Fatal(f"unknown mode '{m}' (one of: {' '.join(modes)})")
-    if p["CHECKOUT_TAIL"] < 1 or p["CHECKOUT_RATE"] < 1:
-        raise Fatal("CHECKOUT_TAIL and CHECKOUT_RATE must be at least 1")
-    return p
-
-
-def sleep_until(t0, seconds):
-    time.sleep(max(0.0, t0 + seconds - time.time()))
-
-
-def figure_line(f):
-    return (f"{f['requests']} requests at {f['rate']}/s achieved (throughput {f['throughput']}/s), codes {f['codes']}, "
-            f"p50 {f['p50_ms']} ms, p99 {f['p99_ms']} ms" + (f", errors {f['errors']}" if f["errors"] else ""))
+from harness.runs.chaos.params import CHECKS, DEFAULTS, PARAM_NAMES, QUICK, figure_line, settings, sleep_until  # noqa: F401
 
 
 class Chaos:
@@ -83,8 +47,8 @@ class Chaos:
         return rc
 
     def start_delay(self):
-        self.delay = self.ps.start("delay", [self.java, *os.environ.get("DELAY_JAVA_OPTS", "").split(), "-jar",
-                                             self.jar], log_path=self.path("logs", "delay.log"), append=True, env={
+        self.delay = self.ps.start("delay", [self.java, *self.a.delay_java_opts.split(), "-jar", self.jar],
+                                   log_path=self.path("logs", "delay.log"), append=True, env={
             "QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.delay_port)})
         if not procs.wait_ready(self.delay, f"http://127.0.0.1:{self.delay_port}/delay/0", 90):
             sys.stderr.write(procs.tail(self.path("logs", "delay.log")))
@@ -93,7 +57,7 @@ class Chaos:
     def start_app(self, label):
         t0 = time.monotonic()
         self.app_log = self.path("logs", f"app-{label}.log")
-        self.app = self.ps.start("app", [self.java, *os.environ.get("APP_JAVA_OPTS", "").split(), "-jar", self.jar],
+        self.app = self.ps.start("app", [self.java, *self.a.app_java_opts.split(), "-jar", self.jar],
                                  log_path=self.app_log, env={
             "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.app_port),
             "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}",
@@ -104,12 +68,11 @@ class Chaos:
             raise Fatal(f"the app ({label}) did not become ready on {self.url}")
         log(f"app ({label}) ready in {time.monotonic() - t0:.0f} s (pid {self.app.pid}, {self.url})")
 
-    def vegeta(self, name, *argv):
-        """Starts `vegeta attack ARGV` writing raw/NAME.bin, from a fresh loopback source address."""
-        v = self.ps.start(f"vegeta {name}", [self.vegeta_bin, "attack", *laddr(self.url), *argv, "-output",
-                                             self.path("raw", f"{name}.bin")],
-                          log_path=self.path("logs", f"vegeta-{name}.log"))
-        return v
+    def vegeta(self, name, targets, rate, seconds, timeout, *extra):
+        """Starts Vegeta on the requests of TARGETS at RATE for SECONDS, raw results to raw/NAME.bin."""
+        load = Load(rate, int(seconds * 1000), parse_ms(timeout) / 1000, extra)
+        return self.vegeta_drv.start(self.ps, None, load, self.path("raw", name), targets_file=targets, name=name,
+                                     log_path=self.path("logs", f"vegeta-{name}.log"))
 
     def vegeta_wait(self, v, seconds, drain_s=10):
         """Waits SECONDS, then interrupts Vegeta (it stops sending, keeps its results) and gives the requests in
@@ -118,11 +81,10 @@ class Chaos:
         self.ps.stop(v, signal.SIGINT, drain_s)
 
     def figures(self, name):
-        rep = subprocess.run([self.vegeta_bin, "report", "-type", "json", self.path("raw", f"{name}.bin")],
-                             capture_output=True, text=True).stdout
+        rep = self.vegeta_drv.report(self.path("raw", f"{name}.bin"))
         with open(self.path("raw", f"{name}.report.json"), "w") as f:
-            f.write(rep)
-        fig = chaos.report_figures(json.loads(rep or "{}"))
+            json.dump(rep, f)
+        fig = chaos.report_figures(rep)
         with open(self.path("raw", f"{name}.figures.json"), "w") as f:
             json.dump(fig, f)
         return fig
@@ -144,12 +106,11 @@ class Chaos:
     # ------------------------------------------------------------------------------------------ setup
     def prepare(self):
         a, p = self.a, self.p
-        self.vegeta_bin, _, java_home = bash_env("ensure_vegeta && ensure_python && need curl 'apt-get install curl' "
+        vegeta_bin, _, java_home = bash_env("ensure_vegeta && ensure_python && need curl 'apt-get install curl' "
                                                  "&& find_jdk", "VEGETA", "PYTHON", "JAVA_HOME")
+        self.vegeta_drv = Vegeta(vegeta_bin)
         self.java = os.path.join(java_home, "bin", "java")
-        self.mariadb = os.path.join(os.environ.get("VTVR_CACHE") or os.path.join(
-            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vt-vs-reactive"),
-            f"mariadb-{os.environ.get('MARIADB_VERSION', '11.4.5')}", "bin", "mariadb")
+        self.mariadb = os.path.join(ENV.cache_dir, f"mariadb-{ENV.mariadb_version}", "bin", "mariadb")
         # the app, from a private copy: another build may replace target/quarkus-app at any moment
         src = os.path.join(ROOT, "target", "quarkus-app")
         if not os.path.isfile(os.path.join(src, "quarkus-run.jar")):
@@ -174,35 +135,16 @@ class Chaos:
             log(f"copying {src} failed (a build running?), retrying in 10 s")
             time.sleep(10)
         self.jar = os.path.join(self.tmp, "app", "quarkus-run.jar")
-        env = os.environ
-        self.app_port = int(env.get("APP_PORT") or procs.free_port())
-        self.delay_port = int(env.get("DELAY_PORT") or procs.free_port())
-        self.db_port = int(env.get("DB_PORT") or procs.free_port())
-        if len({self.app_port, self.delay_port, self.db_port}) < 3:
-            raise Fatal(f"APP_PORT, DELAY_PORT and DB_PORT must differ ({self.app_port}, {self.delay_port}, "
-                        f"{self.db_port})")
+        # free ports (not the defaults another run on this machine may hold)
+        self.app_port, self.delay_port, self.db_port = procs.free_port(), procs.free_port(), procs.free_port()
+        while len({self.app_port, self.delay_port, self.db_port}) < 3:
+            self.db_port = procs.free_port()
         self.url = f"http://127.0.0.1:{self.app_port}"
         r = subprocess.run([self.java, "-version"], capture_output=True, text=True)
-        vegeta_version = ""
-        r2 = subprocess.run(["go", "version", "-m", self.vegeta_bin], capture_output=True, text=True,
-                            env={**env, "PATH": env.get("PATH", "") + ":/usr/local/go/bin"}) \
-            if shutil.which("go", path=env.get("PATH", "") + ":/usr/local/go/bin") else None
-        if r2:
-            m = re.search(r"^\s*mod\s+github.com/tsenart/vegeta/v12\s+(\S+)", r2.stdout, re.M)
-            vegeta_version = m.group(1) if m else ""
         params = {"started": self.stamp, "quick": int(a.quick), "checks": a.checks, "modes": a.modes,
-                  "duration_s": p["DURATION"], "rate_worker": p["RATE_WORKER"], "rate_virtual": p["RATE_VIRTUAL"],
-                  "rate_reactive": p["RATE_REACTIVE"], "overload_timeout": p["OVERLOAD_TIMEOUT"],
-                  "overload_workers": p["OVERLOAD_WORKERS"], "recovery_limit_s": p["RECOVERY_LIMIT"],
-                  "sigterm_rate": p["SIGTERM_RATE"], "sigterm_after_s": p["SIGTERM_AFTER"],
-                  "sigterm_limit_s": p["SIGTERM_LIMIT"], "checkout_rate": p["CHECKOUT_RATE"],
-                  "checkout_lead_s": p["CHECKOUT_LEAD"], "checkout_gap_s": p["CHECKOUT_GAP"],
-                  "checkout_tail_s": p["CHECKOUT_TAIL"], "checkout_warmup_s": p["CHECKOUT_WARMUP"],
-                  "checkout_timeout": p["CHECKOUT_TIMEOUT"], "outage_s": p["OUTAGE"],
-                  "db_down_limit_s": p["DB_DOWN_LIMIT"], "hostile_flood_s": p["HOSTILE_FLOOD"],
-                  "warmup_s": p["WARMUP"], "warmup_rate": p["WARMUP_RATE"], "delay_ms": p["DELAY"],
+                  **{PARAM_NAMES.get(k, k.lower()): v for k, v in p.items()},
                   "runid": self.runid, "cores": os.cpu_count() or 0,
-                  "java": (r.stderr.splitlines() or [""])[0].replace('"', ""), "vegeta": vegeta_version}
+                  "java": (r.stderr.splitlines() or [""])[0].replace('"', ""), "vegeta": ENV.vegeta_version}
         with open(self.path("params.json"), "w") as f:
             json.dump(params, f, indent=1)
         log(f"results -> {self.out}; app {self.url}, delay service :{self.delay_port}, MariaDB :{self.db_port} "
@@ -234,8 +176,7 @@ class Chaos:
             with open(targets, "w") as f:
                 f.write("".join(f"GET {self.url}{x}\n\n" for x in self.probe_paths))
             log(f"warm-up: io and db of every mode, {p['WARMUP']} s at {p['WARMUP_RATE']} req/s")
-            v = self.vegeta("warmup", "-targets", targets, "-rate", f"{p['WARMUP_RATE']}/1s", "-duration",
-                            f"{p['WARMUP']}s", "-timeout", "10s")
+            v = self.vegeta("warmup", targets, p["WARMUP_RATE"], p["WARMUP"], "10s")
             self.vegeta_wait(v, p["WARMUP"] + 15)
             log(f"warm-up: {figure_line(self.figures('warmup'))}")
         # hostile before the overload rounds, whose backlog (delay calls still queued) would blur check 5.2
@@ -277,8 +218,7 @@ class Chaos:
             targets = os.path.join(self.tmp, "overload.targets")
             with open(targets, "w") as f:
                 f.write(f"GET {self.url}{path}\n")
-            v = self.vegeta(f"overload-{m}", "-targets", targets, "-rate", f"{rate}/1s", "-duration",
-                            f"{p['DURATION']}s", "-timeout", p["OVERLOAD_TIMEOUT"], "-max-workers",
+            v = self.vegeta(f"overload-{m}", targets, rate, p["DURATION"], p["OVERLOAD_TIMEOUT"], "-max-workers",
                             str(p["OVERLOAD_WORKERS"]))
             time.sleep(p["DURATION"])
             rec = self.save(f"recovery-{m}.json", chaos.recover(self.url, self.probe_paths, time.time(),
@@ -301,8 +241,7 @@ class Chaos:
         targets = os.path.join(self.tmp, "sigterm.targets")
         with open(targets, "w") as f:
             f.write(f"GET {self.url}{path}\n")
-        v = self.vegeta("sigterm", "-targets", targets, "-rate", f"{p['SIGTERM_RATE']}/1s", "-duration",
-                        f"{p['SIGTERM_AFTER'] + p['SIGTERM_LIMIT'] + 20}s", "-timeout", "20s")
+        v = self.vegeta("sigterm", targets, p["SIGTERM_RATE"], p["SIGTERM_AFTER"] + p["SIGTERM_LIMIT"] + 20, "20s")
         time.sleep(p["SIGTERM_AFTER"])
         t0 = time.monotonic()
         self.app.popen.send_signal(signal.SIGTERM)
@@ -349,8 +288,8 @@ class Chaos:
             # customers chaoswarm-<runid>-<n>: never matched by LIKE 'chaos-<runid>-%'
             targets = os.path.join(self.tmp, "checkout-warm.targets")
             chaos.write_targets(self.url, paths, self.runid, rate * p["CHECKOUT_WARMUP"], targets, "chaoswarm")
-            v = self.vegeta("checkout-warmup", "-format", "json", "-targets", targets, "-rate", f"{rate}/1s",
-                            "-duration", f"{p['CHECKOUT_WARMUP']}s", "-timeout", p["CHECKOUT_TIMEOUT"])
+            v = self.vegeta("checkout-warmup", targets, rate, p["CHECKOUT_WARMUP"], p["CHECKOUT_TIMEOUT"], "-format",
+                            "json")
             self.vegeta_wait(v, p["CHECKOUT_WARMUP"] + 30)
             log(f"3 checkout warm-up ({p['CHECKOUT_WARMUP']} s, not counted): "
                 f"{figure_line(self.figures('checkout-warmup'))}")
@@ -361,8 +300,7 @@ class Chaos:
         log(f"3 checkout: POST /{{mode}}/orders round-robin at {rate} req/s, customers chaos-{self.runid}-<n>; "
             f"delay service down after {p['CHECKOUT_LEAD']} s, database down {p['CHECKOUT_GAP']} s after it is back, "
             f"{p['OUTAGE']} s each, load ends {p['CHECKOUT_TAIL']} s after")
-        v = self.vegeta("checkout", "-format", "json", "-targets", targets, "-rate", f"{rate}/1s", "-duration",
-                        f"{max_s}s", "-timeout", p["CHECKOUT_TIMEOUT"])
+        v = self.vegeta("checkout", targets, rate, max_s, p["CHECKOUT_TIMEOUT"], "-format", "json")
         t_run = time.time()
         sleep_until(t_run, p["CHECKOUT_LEAD"])
         self.ps.stop(self.delay, signal.SIGKILL)
@@ -394,8 +332,7 @@ class Chaos:
         load = self.figures("checkout")
         results = self.path("raw", "checkout.results.json")
         with open(results, "w") as f:
-            subprocess.run([self.vegeta_bin, "encode", "-to", "json", self.path("raw", "checkout.bin")], stdout=f,
-                           check=True)
+            f.write(self.vegeta_drv.encode(self.path("raw", "checkout.bin"), "json") or "")
         time.sleep(1)   # a request that got no answer may still commit; give it a moment before reading the table
         rows = self.path("raw", "checkout.db-rows.tsv")
         with open(rows, "w") as f:
@@ -426,12 +363,12 @@ class Chaos:
 
 
 def run(args):
-    p = settings(args, os.environ)
+    p = settings(args)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     out = os.path.abspath(args.out or os.path.join(LOAD_DIR, "results", f"chaos-{stamp}"))
     for d in ("checks", "raw", "logs"):
         os.makedirs(os.path.join(out, d), exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="vtvr-chaos.", dir=os.environ.get("TMPDIR"))
+    tmp = tempfile.mkdtemp(prefix="vtvr-chaos.", dir=ENV.tmpdir or None)
     try:
         with Procs() as ps:
             checks = Chaos(args, p, out, tmp, ps)

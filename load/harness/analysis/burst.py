@@ -5,7 +5,7 @@ that does not fit (503 problem) rather than queueing it."""
 import json
 
 from harness.analysis.steps import fmt, rnd
-from harness.runs import plan
+from harness.infra.series import base_of, client_of
 
 DELAY_MS = 1_000
 CALLS = {"http1": 10_000, "h2c": 100_000}
@@ -19,7 +19,7 @@ def bursts_of(modes, quick):
     (the socket client speaks HTTP/1.1 only: 100,000 calls would need 100,000 sockets, past the open-files limit)."""
     calls = QUICK_CALLS if quick else CALLS
     return [(series, t, calls[t], "the socket client speaks HTTP/1.1 only (one socket per call)"
-             if t == "h2c" and plan.client_of(series) == "socket" else None)
+             if t == "h2c" and client_of(series) == "socket" else None)
             for series in modes for t in calls]
 
 
@@ -44,7 +44,7 @@ def estimate_s(calls):
 
 
 def path(series, calls):
-    return f"/{plan.base_of(series)}/fanout?delay={DELAY_MS}&calls={calls}"
+    return f"/{base_of(series)}/fanout?delay={DELAY_MS}&calls={calls}"
 
 
 def row_of(series, transport, calls, status, body, wall_s, idle, samples, cpu_ms, served):

@@ -1,0 +1,69 @@
+"""The load drivers' one interface (docs/harness.md "Drivers"): send one request shape to a URL at a rate (the open
+model) or with a number in flight (the closed model) for a duration, then read back one Result. Adding a driver is
+one module with a class of this shape (`name`, `model`, `start`, `finish`, `result`) and its test."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from hdrh.histogram import HdrHistogram
+
+HIGHEST_MS = 3_600_000   # an hour: longer than any request the harness waits for
+
+
+@dataclass(frozen=True)
+class Target:
+    """One request as every driver sends it."""
+    method: str
+    url: str
+    body: str = ""
+
+
+@dataclass(frozen=True)
+class Load:
+    """How much and for how long: LEVEL requests/s (model "rate") or in flight (model "concurrency")."""
+    level: int
+    duration_ms: int
+    timeout_s: float = 10.0
+    extra: tuple = ()          # the tool's own extra flags (a scale level's connections, h2c, ...)
+
+
+@dataclass
+class Result:
+    """What a driver measured: latencies of every request and of the successes, status counts, errors, send rate."""
+    tool: str
+    requests: int = 0
+    status: dict = field(default_factory=dict)      # "200" -> count; "0" for no answer
+    errors: dict = field(default_factory=dict)      # error text -> count
+    all_ms: HdrHistogram = field(default_factory=lambda: histogram())
+    ok_ms: HdrHistogram = field(default_factory=lambda: histogram())
+    send_rate: float | None = None                  # requests/s the tool sent (None: a closed-model tool)
+
+    @property
+    def ok(self):
+        return self.ok_ms.get_total_count()
+
+    def record(self, ms, ok):
+        v = max(1, round(ms * 1000))              # microseconds: sub-millisecond answers keep their size
+        self.all_ms.record_value(min(v, HIGHEST_MS * 1000))
+        if ok:
+            self.ok_ms.record_value(min(v, HIGHEST_MS * 1000))
+
+    def percentile_ms(self, p, ok_only=True):
+        h = self.ok_ms if ok_only else self.all_ms
+        return h.get_value_at_percentile(p) / 1000 if h.get_total_count() else None
+
+
+def histogram():
+    return HdrHistogram(1, HIGHEST_MS * 1000, 3)
+
+
+def is_loopback(url):
+    return re.match(r"https?://(127\.0\.0\.1|localhost|\[::1\])[:/]", url + "/") is not None
+
+
+def loopback_source(url):
+    """A fresh source address 127.0.0.2-251 for a loopback URL (each has its own ephemeral ports, so the TIME_WAIT
+    sockets one heavy run left do not use up the next one's); None for another host, which it cannot reach."""
+    return f"127.0.0.{2 + int.from_bytes(os.urandom(1)) % 250}" if is_loopback(url) else None

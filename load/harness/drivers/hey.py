@@ -1,0 +1,68 @@
+"""hey, the closed-model driver: it keeps N requests in flight, so it finds saturation throughput, but its latencies
+hide the queue (docs/harness.md). Results go to PREFIX.csv (answered requests only) and a text summary in the log."""
+from __future__ import annotations
+
+from harness.drivers.base import Result
+
+
+class Hey:
+    name, model = "hey", "concurrency"
+
+    def __init__(self, binary):
+        self.binary = binary
+
+    def start(self, ps, target, load, prefix, *, log_path=None, **_):
+        """Starts hey with LOAD.level requests in flight for LOAD.duration_ms -> its Proc; its CSV to PREFIX.csv."""
+        body = ["-T", "application/json", "-d", target.body] if target.body else []
+        argv = [self.binary, "-z", f"{load.duration_ms}ms", "-c", str(load.level),
+                "-t", str(max(1, round(load.timeout_s))), "-m", target.method, *body, *load.extra, "-o", "csv",
+                target.url]
+        with open(prefix + ".csv", "w") as out:
+            return ps.start("hey", argv, log_path=log_path, stdout=out)
+
+    def finish(self, prefix, log_path=None):
+        """The summary line of PREFIX.csv in LOG_PATH, as `load/hey.sh` prints it."""
+        res = self.result(prefix)
+        if log_path:
+            with open(log_path, "a") as f:
+                f.write(summary(res) + "\n")
+        return res
+
+    def result(self, prefix, ramp_in_s=0.0):
+        res = Result("hey")
+        for ms, code, _ in rows(prefix + ".csv"):
+            res.requests += 1
+            res.status[str(code)] = res.status.get(str(code), 0) + 1
+            res.record(ms, 200 <= code < 400)
+        return res
+
+
+def rows(path):
+    """-> list of (latency ms, status, end offset s) of the answered requests in a hey CSV (plain numbers, so
+    split() is enough: a fast error flood can leave millions of rows)."""
+    out = []
+    try:
+        f = open(path)
+    except OSError:
+        return out
+    with f:
+        head = f.readline().strip().split(",")
+        try:
+            i_lat, i_code, i_off = head.index("response-time"), head.index("status-code"), head.index("offset")
+        except ValueError:
+            return out
+        for line in f:
+            r = line.split(",")
+            try:
+                lat = float(r[i_lat])
+                out.append((lat * 1000.0, int(r[i_code]), float(r[i_off]) + lat))
+            except (IndexError, ValueError):
+                continue
+    return out
+
+
+def summary(res):
+    p = {q: res.percentile_ms(q, ok_only=False) for q in (50, 99)}
+    fmt = lambda x: "-" if x is None else f"{x:.1f} ms"   # noqa: E731
+    return (f"hey: {res.requests} answered, status {dict(sorted(res.status.items()))}, p50 {fmt(p[50])}, "
+            f"p99 {fmt(p[99])}")

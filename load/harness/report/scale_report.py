@@ -1,0 +1,126 @@
+"""The scale experiment's summary.json/md and report.html: the rows per level, the memory charts and the targets."""
+import json
+import os
+
+from harness.analysis import burst
+from harness.analysis.scale import ceiling, targets
+from harness.analysis.steps import fmt
+from harness.report import summaries as report
+from harness.report.charts import mode_color, svg_chart
+
+# ---------------------------------------------------------------------------------------------- report
+COLS = [("mode", "series"), ("transport", "transport"), ("level", "level"), ("past_ceiling", "past the files ceiling"),
+        ("in_flight", "in flight"),
+        ("load", "req/s"), ("delay_ms", "delay ms"), ("success_pct", "ok %"), ("p50_over_delay_ms", "p50 over delay"),
+        ("p99_over_delay_ms", "p99 over delay"), ("cpu_ms_per_req", "CPU ms/req"), ("rss_kib", "RSS KiB"),
+        ("heap_after_gc_kib", "heap after GC KiB"), ("mem_kib_per_request", "KiB/req (RSS)"),
+        ("heap_kib_per_request", "KiB/req (heap)"), ("platform_threads", "OS threads"),
+        ("open_files", "open files"), ("probe_ready_max_ms", "ready max ms"), ("probe_io_p99_ms", "probe p99 ms"),
+        ("probe_ok", "probe ok"), ("probe_machine_cpu_pct", "machine CPU % (probe)"),
+        ("probe_app_cores", "app cores (probe)"), ("probe_gc_pause_ms", "GC paused ms (probe)"),
+        ("probe_gc_pause_max_ms", "longest GC pause ms"), ("flags", "flags")]
+
+
+def table_md(rows):
+    out = ["| " + " | ".join(h for _, h in COLS) + " |", "|" + "---|" * len(COLS)]
+    out += ["| " + " | ".join(fmt(r.get(k)) for k, _ in COLS) + " |" for r in rows]
+    return out
+
+
+def memory_charts(rows, idle_rows):
+    """RSS and heap after a full GC against the achieved in-flight, a line per series and transport."""
+    charts = []
+    names = sorted({r["mode"] for r in rows})
+    for key, title in (("rss_kib", "RSS"), ("heap_after_gc_kib", "heap after a full GC")):
+        series = []
+        for (mode, transport) in sorted({(r["mode"], r["transport"]) for r in rows}):
+            pts = [x for x in idle_rows + rows if x["mode"] == mode and x["transport"] == transport]
+            series.append({"name": f"{mode} {transport}", "color": mode_color(mode, names),
+                           "dash": transport == "http1",
+                           "points": [(r.get("level") or 0, None if r.get(key) is None else r[key] / 1024,
+                                       not r.get("probe_ok", True),
+                                       f"{mode} {transport}: {fmt(r['in_flight'])} in flight, "
+                                       f"{fmt(r.get(key))} KiB")
+                                      for r in sorted(pts, key=lambda x: x.get("level") or 0)]})
+        charts.append(svg_chart(title, "at each level (tooltip: the achieved peak from the app's own gauge)",
+                                series, "requests in flight (level)", "MiB", logy=False, w=520, h=320))
+    return charts
+
+
+CHART_FILES = ("memory.svg", "heap.svg")   # RSS, heap after a full GC
+
+
+def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
+    """summary.json (a row per level and series: the usual fields, in_flight, transport, mem_kib_per_request, ...;
+    `fanout_bursts` a row per fan-out burst), summary.md and report.html (the memory charts, the table, the bursts,
+    pools and limits, the leak check), and its two charts as memory.svg and heap.svg."""
+    idle_rows = [{"mode": e["series"], "transport": e["transport"], "in_flight": 0, "level": 0, **e["start"]}
+                 for e in ends]
+    leaks = []
+    for e in ends:
+        for key in ("platform_threads", "heap_after_gc_kib", "open_files"):
+            a, b = e["start"].get(key), e["end"].get(key)
+            if a and b is not None:
+                leaks.append({"series": e["series"], "transport": e["transport"], "what": key, "start": a,
+                              "answered": (e.get("answered") or {}).get(key), "end": b,
+                              "within_10_pct": abs(b - a) <= 0.1 * a})
+    with open(os.path.join(out, "summary.json"), "w") as f:   # one row a line, as compare's summary.json
+        head = json.dumps({"experiment": "scale", "machine": meta, "limits": limits, "leak_check": leaks,
+                           "targets": [dict(zip(("target", "verdict", "measured"), t)) for t in targets(rows, leaks)],
+                           "delay_calls": {f"{e['series']} {e['transport']}": e.get("delay_calls") for e in ends},
+                           "heap_growth": {f"{e['series']} {e['transport']}": {
+                               "answers_back": e.get("heap_growth_answered"), "deadlines_passed": e.get("heap_growth")}
+                               for e in ends},
+                           "fanout_bursts": list(bursts),
+                           "fanout_not_run": [dict(zip(("series", "transport", "calls", "why"), x)) for x in skipped]},
+                          indent=1)
+        f.write(head[:-2] + ',\n"rows": [\n' + ",\n".join(json.dumps(r, default=str) for r in rows) + "\n]}\n")
+    app_settings = report.settings_text(meta)
+    lines = ["# vt-vs-reactive: requests in flight (scale)", "",
+             f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), {meta.get('memory_mib', '?')} MiB, "
+             f"JDK {meta.get('jdk', '?')}, run {meta.get('started', '?')}, `{meta.get('command', '')}`",
+             f"- **pools and limits** (as the first app told them at /q/info): {app_settings}",
+             "- **raised for this experiment** (per series and transport; a normal run keeps the defaults): ",
+             *[f"  - {k}: " + ", ".join(f"{n}={v}" for n, v in lim.items() if n != "http1_ceiling")
+               for k, lim in limits.items()],
+             f"- **what stops HTTP/1.1 here**: {ceiling('http1', '', nofile)[1]}: at most "
+             f"{ceiling('http1', '', nofile)[0]:,} waiting requests per app (the socket client with h2c in front: "
+             f"{ceiling('h2c', 'socket', nofile)[0]:,})",
+             "- **method**: io?delay=D at R req/s holds R x D requests once D has passed; each level is held, probed "
+             "(/q/health/ready within 1 s, virtual/io?delay=0 p99 within 100 ms), then a full GC (jcmd GC.run) "
+             "gives the heap the waiting requests keep alive and NMT (jcmd VM.native_memory summary) the native "
+             "memory. Memory per waiting request: the least-squares slope of RSS (and of the heap after GC) "
+             "against the achieved in-flight, from the idle app up to that level.", "",
+             "## Targets", "", "| target | verdict | measured |", "|---|---|---|",
+             *[f"| {t} | {v} | {m} |" for t, v, m in targets(rows, leaks)], "",
+             "## Levels", "", *table_md(rows), "",
+             "## Leak check (the idle app before the first level; once the last level's answers are back; once "
+             "every request's deadline has passed too)", "",
+             "| series | transport | what | start | answers back | deadlines passed | within 10 % |",
+             "|---|---|---|---|---|---|---|",
+             *[f"| {x['series']} | {x['transport']} | {x['what']} | {fmt(x['start'])} | {fmt(x.get('answered'))} | "
+               f"{fmt(x['end'])} | {x['within_10_pct']} |" for x in leaks], "",
+             "What the heap after GC kept that it did not at the start (the classes that grew most, live KiB start "
+             "-> then, jcmd GC.class_histogram):", "",
+             *[f"- {e['series']} {e['transport']}, {when}: " + (", ".join(f"{c} {a:,} -> {b:,}" for c, a, b in
+                                                                         e.get(key) or []) or "nothing grew")
+               for e in ends for key, when in (("heap_growth_answered", "answers back"),
+                                               ("heap_growth", "deadlines passed"))], "",
+             f"## One request fanning out (calls of {burst.DELAY_MS} ms each, from a fresh app)", "",
+             *burst.table_md(bursts, skipped), "",
+             "## Delay calls per protocol (the delay service's own count, warm-up included)", "",
+             *[f"- {e['series']} {e['transport']}: " + (", ".join(f"{p} {n:,}" for p, n in
+                                                               sorted(e.get("delay_calls", {}).items())) or "n/a")
+               for e in ends], ""]
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write("\n".join(lines))
+    charts = memory_charts(rows, idle_rows)
+    for name, chart in zip(CHART_FILES, charts):   # on their own too, for pages that show one
+        with open(os.path.join(out, name), "w") as f:
+            f.write(report.standalone(chart))
+    body = "".join(f"<div>{c}</div>" for c in charts)
+    md = "\n".join(lines).replace("&", "&amp;").replace("<", "&lt;")
+    with open(os.path.join(out, "report.html"), "w") as f:
+        f.write(f"<!doctype html><meta charset=utf-8><title>scale</title><style>{report.CSS}</style>"
+                f"<h1>Requests in flight: what each waiting request costs</h1>{body}<pre>{md}</pre>")
+    print(f"{len(rows)} levels -> {out}/summary.json, summary.md, report.html")

@@ -1,0 +1,157 @@
+"""What every run design starts and shares, by composition: the tools, the app (the jar, built when stale, or the
+native binary), the database, the delay service and the apps, each app's requests, its sampler and the machine facts.
+A design holds one System and adds its own schedule (sequential.py, interleave.py, scale.py)."""
+import contextlib
+import json
+import os
+import re
+import sys
+
+from harness.drivers import Hey, Vegeta
+from harness.drivers.base import Target, is_loopback
+from harness.infra import procs, tools
+from harness.infra.catalogue import table
+from harness.infra.database import Database
+from harness.infra.errors import Fatal
+from harness.infra.procs import log
+from harness.infra.settings import ENV
+from harness.runs import plan
+from harness.sampling import machine
+
+
+class System:
+    def __init__(self, s, out, ps):
+        self.s, self.out, self.ps = s, out, ps
+        self.external = bool(s.app_url)
+        self.java = self.java_home = self.runner = ""
+        self.taskset, self.placement, self.app_cores = [], "", ""
+        self.db = None
+        self.url = s.app_url.rstrip("/") if s.app_url else ""
+
+    def prepare(self, sources=("src", "pom.xml")):
+        """Checks the options against each other, builds what is stale, starts the database (in the background) and
+        finds the load tools."""
+        s = self.s
+        os.makedirs(os.path.join(self.out, "logs"), exist_ok=True)
+        log(f"results -> {self.out}")
+        if self.external:
+            if s.app_pid and not os.path.exists(f"/proc/{s.app_pid}"):
+                raise Fatal(f"--app-pid {s.app_pid}: no such process here")
+            if s.native:
+                raise Fatal("--native and --app-url exclude each other")
+            if s.cpus:
+                raise Fatal("--cpus places the processes this script starts; with --app-url place them yourself")
+            if not is_loopback(self.url):
+                log(f"{self.url} is another machine: loading it, as --app-url names it")
+        if s.cpus:
+            self.place(s.cpus)
+        if not self.external:
+            self.java_home = tools.java_home()
+            self.java = os.path.join(self.java_home, "bin", "java")
+            self.runner = tools.native_runner() if s.native else ""
+            if s.native and not self.runner:
+                raise Fatal("--native: no target/*-runner. Build it with './mvnw package -Dnative' (GraalVM or "
+                            "Mandrel 21+ on PATH, or add -Dquarkus.native.container-build=true where Docker runs)")
+            if not tools.ensure_jar(self.ps, os.path.join(self.out, "logs", "build.log"), s.rebuild, s.no_build,
+                                    sources) and not self.runner:
+                raise Fatal(f"no {tools.JAR} (build with ./mvnw package -DskipTests)")
+            self.db = Database(self.ps, ENV.db_port or 3306, os.path.join(self.out, "logs", "db.log"),
+                               (ENV.jdbc_url, ENV.reactive_url))
+            self.db.start()
+        # after the database start, which runs meanwhile (a first run builds Vegeta)
+        vegeta, hey = tools.bash_env("ensure_vegeta && ensure_hey", "VEGETA", "HEY")
+        self.vegeta, self.hey = Vegeta(vegeta), Hey(hey)
+
+    def place(self, cpus):
+        """--cpus app=N: the app on the last N cores, this runner and all it starts on the others."""
+        m = re.fullmatch(r"app=([1-9][0-9]*)", cpus)
+        if not m:
+            raise Fatal(f"--cpus takes app=N (N cores for the app), got '{cpus}'")
+        ncpu, n = os.cpu_count(), int(m.group(1))
+        if n >= ncpu:
+            raise Fatal(f"--cpus app={n} leaves no core for the rest ({ncpu} cores)")
+        app_set, rest = range(ncpu - n, ncpu), range(0, ncpu - n)
+        os.sched_setaffinity(0, set(rest))
+        fmt = lambda r: str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}"   # noqa: E731
+        self.taskset = ["taskset", "-c", fmt(app_set)]
+        self.app_cores = str(n)
+        self.placement = f"app on cpu {fmt(app_set)}; Vegeta, hey, delay service, database, sampler on cpu {fmt(rest)}"
+        log(f"placement: {self.placement}")
+
+    def start_delay(self, port, log_path, env=None, append=False):
+        """The delay service (the jar's `delay` profile) on PORT, ready; then the database is waited for."""
+        binary = tools.JAR if os.path.isfile(tools.JAR) else self.runner
+        cmd = [self.java, *self.s.delay_java_opts.split(), "-jar", binary] if binary.endswith(".jar") else [binary]
+        proc = self.ps.start("delay", cmd, log_path=log_path, append=append, env={
+            **(env or {}), "QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1",
+            "QUARKUS_HTTP_PORT": str(port)})
+        if not procs.wait_ready(proc, f"http://127.0.0.1:{port}/delay/0", 90) or not proc.alive():
+            sys.stderr.write(procs.tail(log_path))
+            raise Fatal(f"the delay service did not answer on port {port} (log: {log_path})")
+        if self.db:
+            self.db.ready()
+        return proc
+
+    def start_app(self, name, port, delay_port, log_path, series="", java_opts=None, env=None, wait_s=120):
+        """An app of SERIES on PORT against the delay service on DELAY_PORT -> its Proc (not yet waited for)."""
+        cmd = [self.runner] if self.runner else [self.java, *(java_opts if java_opts is not None else
+                                                             self.s.app_java_opts.split()), "-jar", tools.JAR]
+        app_env = {**self.s.app_env, **(self.db.env if self.db else {}), **(env or {}),
+                   "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
+                   "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{delay_port}"}
+        if plan.client_of(series):
+            app_env["BENCH_BLOCKING_CLIENT"] = plan.client_of(series)
+        return self.ps.start(name, [*self.taskset, *cmd], log_path=log_path, env=app_env)
+
+    def wait_app(self, proc, url, what, wait_s=120):
+        if not procs.wait_ready(proc, f"{url}/q/health/ready", wait_s) or not proc.alive():
+            sys.stderr.write(procs.tail(proc.log_path, 30))
+            raise Fatal(f"the app of {what} did not become ready on {url} (log: {proc.log_path})")
+
+    def request(self, series, scenario, extra=""):
+        """SCENARIO's request in SERIES with this run's scenario parameters (EXTRA: one more, NAME=VALUE)."""
+        params = dict(self.s.env)
+        if extra:
+            k, v = extra.split("=", 1)
+            params[k] = v
+        return table(params).request(plan.base_of(series), scenario)
+
+    def target(self, url, series, scenario, extra=""):
+        req = self.request(series, scenario, extra)
+        return Target(req.method, url + req.path, req.body)
+
+    def sampler(self, path, pid, url, delay_pid=None):
+        argv = [sys.executable, "-m", "harness.sampling.sample", "--out", path, "--interval", "0.25", "--metrics",
+                f"{url}/q/metrics", "--metrics-interval", self.s.metrics_interval]
+        if pid:
+            argv += ["--pid", str(pid)]
+        if delay_pid:
+            argv += ["--also", f"delay={delay_pid}"]
+        return self.ps.start("sampler", argv, log_path=path + ".log")
+
+    def sample_once(self, pid, *argv):
+        """One reading of the sampler (`--once` or `--scrape-cost URL`) as a dict ({} when it failed)."""
+        r = procs.subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(pid), *argv],
+                                 capture_output=True, text=True)
+        with contextlib.suppress(ValueError):
+            return json.loads(r.stdout)
+        return {}
+
+    def app_desc(self):
+        if self.external:
+            how = f"pid {self.s.app_pid}" if self.s.app_pid else "remote: sampled from /q/metrics only"
+            return f"external, {self.url} ({how})"
+        return f"native {os.path.basename(self.runner)}" if self.runner else f"JVM jar {os.path.basename(tools.JAR)}"
+
+    def write_facts(self, url, started, cmdline, **extra):
+        """machine.json: this machine, the JDK, the app's settings (its /q/info at URL) and the run's options."""
+        s = self.s
+        facts = machine.facts(java=self.java or None, app=machine.app_info(url), **{
+            "java_opts": s.app_java_opts, "started": started, "command": cmdline,
+            "vegeta": f"vegeta {ENV.vegeta_version} ({self.vegeta.binary})", "hey": f"hey ({self.hey.binary})",
+            "reuse": str(int(s.reuse)), "duration": s.duration, "warmup": s.warmup, "experiment": s.experiment,
+            "mode_order": plan.mode_order(s), "placement": self.placement, "app_cores": self.app_cores,
+            "metrics_interval": s.metrics_interval, **extra})
+        facts["app"] = self.app_desc()
+        with open(os.path.join(self.out, "machine.json"), "w") as f:
+            json.dump(facts, f, indent=2)
