@@ -44,7 +44,6 @@ class Parser(argparse.ArgumentParser):
 
 
 def compare_parser():
-    from harness.runs import plan
     p = Parser("compare", "Runs the comparison: builds, starts the database, the delay service and one app per series, "
                "loads them with Vegeta (open model) and hey (closed model), samples their cost, and writes "
                "DIR/summary.csv|json|md and report.html (docs/harness.md).")
