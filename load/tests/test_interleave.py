@@ -13,7 +13,7 @@ from harness.analysis import stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.infra.errors import Fatal
 from harness.report import summaries as report
-from harness.report import verdict_report
+from harness.report import verdict_report, verdict_sections
 from harness.runs import interleave, plan
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
@@ -116,13 +116,19 @@ def test_plan_to_summary_json_verdicts(tmp_path):
     aa = v[("cpu_ms_per_req", True)]
     assert aa["verdict"] == "PASS" and aa["ci_low"] < 1 < aa["ci_high"] and cpu["aa_half_width"] == aa["aa_half_width"]
     assert v[("ok_rate", False)]["verdict"] == "PASS"        # both served every request: the ratio is exactly 1
-    md = "\n".join(verdict_report.md_lines(verdict_report.load(str(tmp_path))))
+    md = "\n".join(verdict_sections.md_lines(verdict_report.load(str(tmp_path))))
     assert "## Verdicts" in md and "FAIL" in md and "virtual uses" in md
-    page = verdict_report.html_section(verdict_report.load(str(tmp_path)))
-    assert page.startswith("<h2>Verdicts</h2><svg") and "A/A band" in page
+    page = verdict_sections.html_section(verdict_report.load(str(tmp_path)))
+    assert page.startswith("<h2>Verdicts</h2>\n<svg") and "A/A band" in page
+    # every row names its metric: the A/A rows of a step differ by it, in the table and in the log's headline
+    assert "A/A: reactive-aa / reactive contains 1.00 (CPU per request)" in page
+    assert "A/A: reactive-aa / reactive contains 1.00 (peak RSS)" in page
+    lines = verdict_report.headline(result)
+    aa = [x for x in lines if "A/A" in x]
+    assert len(aa) == len(set(aa)) == 4 and any(" CPU per request: A/A" in x for x in aa)
 
 
 def test_no_verdicts_file_leaves_a_sequential_summary_as_it_was(tmp_path):
     report.write_csv_json(str(tmp_path), [])
     assert set(json.load(open(tmp_path / "summary.json"))) == {"machine", "rows"}
-    assert verdict_report.md_lines(None) == [] and verdict_report.html_section(None) == ""
+    assert verdict_sections.md_lines(None) == [] and verdict_sections.html_section(None) == ""

@@ -1,6 +1,6 @@
-"""analysis.stats and targets, report.verdict_plot and verdict_summary on synthetic trials with a known truth. Every
-simulation has a fixed seed; a coverage tolerance is 3 binomial standard errors (plus, where stated, a method's known
-bias)."""
+"""analysis.stats and targets, report.charts.interval_plot and verdict_summary on synthetic trials with a known
+truth. Every simulation has a fixed seed; a coverage tolerance is 3 binomial standard errors (plus, where stated, a
+method's known bias)."""
 import json
 import math
 import xml.etree.ElementTree as ET
@@ -10,7 +10,7 @@ import pytest
 
 from harness.analysis import stats, trials
 from harness.analysis.targets import AA_PAIRS, TARGETS, Target, for_series
-from harness.report import verdict_plot, verdict_summary
+from harness.report import charts, verdict_summary
 
 SERIES = ("virtual", "virtual+socket", "worker", "reactive", "reactive-aa")
 
@@ -305,7 +305,7 @@ def test_one_block_gives_no_interval_and_still_serialises_and_draws():
     e = res["verdicts"][0]
     assert e["blocks"] == 1 and e["ci_low"] is None and e["ci_high"] is None and e["verdict"] == "INCONCLUSIVE"
     json.dumps(res, allow_nan=False)
-    ET.fromstring(verdict_plot.svg(res["verdicts"]))
+    ET.fromstring(charts.interval_plot(res["verdicts"]))
     assert verdict_summary.summary(res)
 
 
@@ -324,7 +324,7 @@ def test_targets_name_every_ratio_target_of_results_md():
 # ---------------------------------------------------------------------------------------------- report
 def test_plot_is_well_formed_svg_with_one_line_per_target():
     res = run(simulate(8, {"virtual": 1.3}, seed=16))
-    svg = verdict_plot.svg(res["verdicts"])
+    svg = charts.interval_plot(res["verdicts"])
     root = ET.fromstring(svg)
     rows = root.findall("{http://www.w3.org/2000/svg}g")
     assert len(rows) == len([e for e in res["verdicts"] if not e["aa"]]) > 0

@@ -41,8 +41,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-METRICS = ("cpu_ms_per_req", "p99_ok_ms", "rss_mib", "ok_rate")
-PER_SUCCESS = ("cpu_ms_per_req", "p99_ok_ms", "rss_mib")   # undefined in a trial with no success
+from harness.analysis import model
+
+METRICS = tuple(model.METRICS)   # the trial records' fields the verdicts compare (model.METRICS: units, labels)
+PER_SUCCESS = tuple(k for k, m in model.METRICS.items() if m.row_key)   # undefined in a trial with no success
 PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
 FULL = 0.999          # "served fully": successes / requests over a step's trials (a target's full)
 BOOT_MIN_N = 20       # fewer blocks: any bootstrap interval is too narrow, t is used
@@ -303,12 +305,11 @@ def _num(x):
 
 
 def _entry(target, scenario, rate, metric, series, pairing, iv, region, aa):
-    return {"target": target, "scenario": scenario, "rate": rate, "metric": metric, "series": list(series),
-            "ratio": _num(iv.ratio), "ci_low": _num(iv.low), "ci_high": _num(iv.high), "level": iv.level,
-            "blocks": pairing.blocks,
-            "invocations": iv.invocations, "verdict": None, "aa": aa, "aa_half_width": None, "method": iv.method,
-            "blocks_needed": None, "region": list(region), "missing": pairing.missing, "dropped": pairing.dropped,
-            "note": ""}
+    return model.VerdictEntry(
+        target=target, scenario=scenario, rate=rate, metric=metric, series=list(series), ratio=_num(iv.ratio),
+        ci_low=_num(iv.low), ci_high=_num(iv.high), level=iv.level, blocks=pairing.blocks, invocations=iv.invocations,
+        aa=aa, method=iv.method, region=list(region), missing=pairing.missing, dropped=pairing.dropped,
+        note="").as_dict()
 
 
 def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):

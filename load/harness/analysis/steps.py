@@ -6,22 +6,11 @@ import os
 import shutil
 import subprocess
 
+from harness.analysis.model import FIELDS, TEXT_FIELDS, StepRow  # noqa: F401  (FIELDS, TEXT_FIELDS: readers')
 from harness.infra.numbers import percentile, percentiles, rnd  # noqa: F401  (the rows' helpers, here for their readers)
 from harness.infra.settings import ENV
 from harness.sampling.sample import jvm_metrics
 
-FIELDS = [
-    "scenario", "params", "mode", "tool", "load_kind", "load", "duration_s", "requests", "send_rps",
-    "achieved_rps", "success_pct", "p50_ok_ms", "p99_ok_ms", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "p99_all_ms",
-    "max_ms", "mean_ms",
-    "cpu_ms_per_req", "cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "threads_peak", "heap_peak_mib", "pinned_events",
-    "db_pool_active_peak", "db_pool_awaiting_peak", "worker_pool_active_peak", "worker_pool_queue_peak",
-    "worker_ceiling_rps", "gen_cpu_pct", "delay_cpu_pct", "host_cpu_pct", "host_core_max_pct", "scrape_cpu_pct",
-    "client", "status_codes", "errors",
-    "flags", "step", "runs", "p99_range_ms", "ranges",
-]
-TEXT_FIELDS = {"scenario", "params", "mode", "tool", "load_kind", "client", "status_codes", "errors", "flags", "step",
-               "runs", "p99_range_ms", "ranges"}
 RATE_TOLERANCE = 0.95
 
 MODE_ORDER = ["floor", "virtual", "virtual+socket", "worker", "worker+socket", "reactive"]
@@ -210,12 +199,16 @@ def worker_ceiling(scenario, params, worker_pool):
 
 
 def step_row(step, worker_pool):
-    """The row of one step folder; WORKER_POOL is the worker pool's size, for the worker-mode ceiling."""
+    """The row of one step folder as a dict of StepRow's fields (step_figures)."""
+    return step_figures(step, worker_pool).as_dict()
+
+
+def step_figures(step, worker_pool):
+    """The StepRow of one step folder; WORKER_POOL is the worker pool's size, for the worker-mode ceiling."""
     meta = read_json(os.path.join(step, "meta.json"), {})
     tool = meta.get("tool")
-    row = {k: None for k in FIELDS}
-    row.update({k: meta.get(k) for k in ("scenario", "params", "mode", "tool", "load_kind", "load", "duration_s",
-                                         "client")})
+    row = StepRow(**{k: meta.get(k) for k in ("scenario", "params", "mode", "tool", "load_kind", "load",
+                                              "duration_s", "client")})
     row["mode"] = meta.get("series") or row["mode"]   # mode+client and A/A rows are their own series
     row["step"] = os.path.basename(step.rstrip("/"))
     flags, load, dur = [], float(meta.get("load") or 0), float(meta.get("duration_s") or 0)

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.analysis import ladder
+from harness.analysis.model import METRICS as METRICS_MODEL
 from harness.analysis.stats import METRICS
 from harness.analysis.steps import AA_SUFFIX
 
-LABELS = {"cpu_ms_per_req": "CPU ms/req", "p99_ok_ms": "p99 of successes", "rss_mib": "peak RSS",
-          "ok_rate": "successes/s"}
+LABELS = {k: m.label for k, m in METRICS_MODEL.items()}   # the metrics' short labels (model.METRICS)
 
 
 @dataclass(frozen=True)

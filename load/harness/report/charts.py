@@ -1,8 +1,12 @@
-"""The report's charts, hand-drawn as inline SVG (one HTML file that opens offline): hover values, flagged points."""
+"""Every chart of the harness's pages, hand-drawn as inline SVG (one HTML file that opens offline): the line charts of
+the steps (hover values, flagged points), the interval plot that opens a report with verdicts and the ladder's
+waterfalls."""
 import html
 import math
 
+from harness.analysis import ladder
 from harness.analysis.steps import AA_SUFFIX, fmt, series_names
+from harness.analysis.targets import LABELS
 
 MODE_COLORS = {"floor": "#57606a", "virtual": "#1f77b4", "worker": "#e6730f", "reactive": "#2ca02c",
                "virtual+socket": "#17becf",
@@ -153,3 +157,139 @@ def series_for(rows, key, dash=False, suffix="", x=lambda r: float(r["load"])):
                     "dash": dash or mode.endswith(AA_SUFFIX),
                     "points": [(x(r), r[key], bool(r["flags"]), tip(r)) for r in mr]})
     return out
+
+
+# ---------------------------------------------------------------------------------------------- interval plot
+COLOURS = {"PASS": "#1a7f37", "FAIL": "#cf222e", "INCONCLUSIVE": "#9a6700"}
+ROW, LABEL_W, PLOT_W, TEXT_W, TOP = 20, 330, 300, 270, 54
+LEGEND = ("dot: the ratio (geometric mean of the blocks' ratios); bar: its confidence interval; log scale",
+          "grey: the A/A band (1.00 +- the A/A pair's half-width at that step); blue dashes: the target's bound")
+
+
+def _domain(entries):
+    vals = [1.0]
+    for e in entries:
+        vals += [v for v in (e["ci_low"], e["ci_high"], *e["region"]) if v]
+        if e.get("aa_half_width") is not None:
+            vals.append(1 + e["aa_half_width"])
+    lo, hi = max(min(vals) / 1.05, 0.25), min(max(vals) * 1.05, 4.0)
+    return math.log(lo), math.log(hi)
+
+
+def _label(e):
+    a, b = e["series"]
+    return f"{e['scenario']} {e['rate']:,.0f}: {a} / {b} {LABELS[e['metric']]}"
+
+
+def interval_plot(entries):
+    """The plot of the target entries (stats.analyse()["verdicts"], A/A entries left out: their half-width is the
+    grey band on every line) -> an <svg> string."""
+    rows = [e for e in entries if not e["aa"]]
+    lo, hi = _domain(rows)
+    width = LABEL_W + PLOT_W + TEXT_W
+    height = TOP + ROW * len(rows) + 8
+
+    def x(v):
+        v = min(max(v, math.exp(lo)), math.exp(hi))
+        return LABEL_W + PLOT_W * (math.log(v) - lo) / (hi - lo)
+
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
+            f'font-size="11" role="img" aria-label="ratio and confidence interval per target">')
+    out = [head] + [f'<text x="6" y="{12 + 13 * k}" fill="#57606a">{html.escape(t)}</text>'
+                    for k, t in enumerate(LEGEND)]
+    for tick in (0.5, 0.8, 1.0, 1.25, 2.0):
+        if lo <= math.log(tick) <= hi:
+            out.append(f'<line x1="{x(tick):.1f}" y1="{TOP - 6}" x2="{x(tick):.1f}" y2="{height - 4}" '
+                       f'stroke="{"#57606a" if tick == 1 else "#d0d7de"}" stroke-width="1"/>'
+                       f'<text x="{x(tick):.1f}" y="{TOP - 10}" text-anchor="middle">{tick:g}x</text>')
+    for i, e in enumerate(rows):
+        y = TOP + ROW * i + ROW / 2
+        if i and e["target"] != rows[i - 1]["target"]:       # a thin rule between targets
+            out.append(f'<line x1="6" y1="{y - ROW / 2:.1f}" x2="{width - 6}" y2="{y - ROW / 2:.1f}" '
+                       f'stroke="#eaeef2"/>')
+        colour = COLOURS.get(e["verdict"], "#57606a")
+        tip = html.escape(f"{e['target']} ({e['method']}, {e['blocks']} blocks): {e['verdict']}. {e.get('note') or ''}")
+        out.append(f'<g class="row"><title>{tip}</title>')
+        hw = e.get("aa_half_width")
+        if hw is not None:
+            out.append(f'<rect x="{x(1 / (1 + hw)):.1f}" y="{y - 7:.1f}" width="{x(1 + hw) - x(1 / (1 + hw)):.1f}" '
+                       f'height="14" fill="#8c959f" fill-opacity="0.25"/>')
+        for bound in e["region"]:
+            if bound:
+                out.append(f'<line x1="{x(bound):.1f}" y1="{y - 8:.1f}" x2="{x(bound):.1f}" y2="{y + 8:.1f}" '
+                           f'stroke="#0969da" stroke-width="2" stroke-dasharray="3,2"/>')
+        if e["ci_low"] and e["ci_high"]:
+            out.append(f'<line x1="{x(e["ci_low"]):.1f}" y1="{y:.1f}" x2="{x(e["ci_high"]):.1f}" y2="{y:.1f}" '
+                       f'stroke="{colour}" stroke-width="3"/>')
+        if e["ratio"]:
+            out.append(f'<circle cx="{x(e["ratio"]):.1f}" cy="{y:.1f}" r="3.5" fill="{colour}"/>')
+        figures = (f'{e["ratio"]:.2f}x [{e["ci_low"]:.2f}, {e["ci_high"]:.2f}]' if e["ci_low"] and e["ci_high"]
+                   else "no interval")
+        out.append(f'<text x="{LABEL_W - 6}" y="{y + 4:.1f}" text-anchor="end">{html.escape(_label(e))}</text>'
+                   f'<text x="{LABEL_W + PLOT_W + 8}" y="{y + 4:.1f}" fill="{colour}">'
+                   f'{figures} {html.escape(_bound(e))} {e["verdict"]}</text></g>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _bound(e):
+    lo, hi = e["region"]
+    return f"<= {hi:g}" if lo is None else f">= {lo:g}" if hi is None else f"in [{lo:.2f}, {hi:.2f}]"
+
+
+# ---------------------------------------------------------------------------------------------- waterfall
+BAR_W, GAP, ML, MT, MB, H = 46, 18, 56, 30, 72, 270
+FRAMEWORK, PROJECT, FLOOR_FILL = "#54aeff", "#fb8f44", "#8c959f"
+
+
+def waterfall_svg(w):
+    """One mode's waterfall at one step: the floor's bar, then each rung's added CPU ms/req floating on the level
+    below it, with its interval as a whisker; the project's own rungs in orange."""
+    bars = w["bars"]
+    base = ladder.PROJECT_BASE.get(w["mode"])
+    project = set(w["rungs"][w["rungs"].index(base) + 1:]) if base in w["rungs"] else set()
+    cols = [(ladder.FLOOR, 0.0, w["floor"], None, None, FLOOR_FILL, "")]
+    for b in bars:   # (name, start, end, whisker low, whisker high, fill, hover text)
+        t = cols[-1][2]
+        known = b["added_low"] is not None
+        cols.append((b["series"], t, t + b["added"], t + b["added_low"] if known else None,
+                     t + b["added_high"] if known else None, PROJECT if b["series"] in project else FRAMEWORK,
+                     f", {b['added']:+.3f} over {b['base']}"
+                     + (f" [{b['added_low']:+.3f}, {b['added_high']:+.3f}]" if known else "") + f", {b['ratio']:.2f}x"))
+    hi = max(v for c in cols for v in (c[2], c[4]) if v is not None) * 1.12
+    lo = min(0.0, *(v for c in cols for v in (c[2], c[3]) if v is not None))
+    ticks = nice_ticks(lo, hi)
+    lo, hi = ticks[0], ticks[-1]
+    n = len(bars) + 1
+    width, ph = max(ML + n * (BAR_W + GAP) + 10, 330), H - MT - MB   # the title fits
+
+    def y(v):
+        return MT + ph - (v - lo) / (hi - lo) * ph
+
+    e = html.escape
+    title = f"{w['mode']}, {w['scenario']} {w['rate']:,.0f} req/s: CPU ms/req"
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{H}" viewBox="0 0 {width} {H}" '
+           f'class="chart" role="img" aria-label="{e(title)}">', f'<text x="{ML}" y="16" class="t">{e(title)}</text>']
+    out.append('<path class="grid" d="' + "".join(f"M{ML} {y(t):.1f}H{width - 10}" for t in ticks) + '"/>'
+               + '<g class="ax" text-anchor="end">'
+               + "".join(f'<text x="{ML - 5}" y="{y(t) + 4:.1f}">{t:g}</text>' for t in ticks) + "</g>")
+    for i, (name, start, end, wl, wh, fill, more) in enumerate(cols):
+        x = ML + GAP / 2 + i * (BAR_W + GAP)
+        top, bottom = y(max(start, end)), y(min(start, end))
+        out.append(f'<g><title>{e(f"{name}: {end:.3f} CPU ms/req{more}")}</title><rect x="{x:.1f}" y="{top:.1f}" '
+                   f'width="{BAR_W}" height="{max(bottom - top, 1):.1f}" fill="{fill}"/>')
+        if wl is not None:
+            cx = x + BAR_W / 2
+            out.append(f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(wl):.1f}" y2="{y(wh):.1f}" stroke="#24292f" '
+                       f'stroke-width="1.5"/>')
+        label = f"{end:.3f}" if i == 0 else f"{end - start:+.3f}"
+        out.append(f'<text x="{x + BAR_W / 2:.1f}" y="{min(top, y(wh) if wh is not None else top) - 4:.1f}" '
+                   f'text-anchor="middle" class="lg">{label}</text>')
+        lx, ly = x + BAR_W / 2, MT + ph + 12
+        out.append(f'<text transform="translate({lx:.1f},{ly}) rotate(-35)" text-anchor="end" class="ax">'
+                   f'{e(name)}</text></g>')
+        if i + 1 < len(cols):   # the connector to the next bar's start
+            out.append(f'<line x1="{x + BAR_W:.1f}" x2="{x + BAR_W + GAP:.1f}" y1="{y(end):.1f}" y2="{y(end):.1f}" '
+                       f'stroke="#57606a" stroke-dasharray="2,2"/>')
+    out.append(f'<line x1="{ML}" x2="{width - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#57606a"/></svg>')
+    return "".join(out)

@@ -1,13 +1,11 @@
 """What the report shows of the floor and the ladder (ladder.py): the "Over the floor" table to paste into README,
-every series' cost as a multiple of the floor's, a waterfall per mode (inline SVG, drawn like charts.py) and the
+every series' cost as a multiple of the floor's, a waterfall per mode (charts.waterfall_svg) and the
 project's own share with its verdict. A sequential run gets point ratios from its rows (one measurement each)."""
 from __future__ import annotations
 
-import html
-
 from harness.analysis import ladder
 from harness.analysis.steps import AA_SUFFIX
-from harness.report.charts import nice_ticks
+from harness.report import charts, pages
 
 LABELS = {"cpu_ms_per_req": "CPU ms/req", "p99_ok_ms": "p99 ms"}
 
@@ -161,91 +159,18 @@ def md_lines(data):
 
 
 # ---------------------------------------------------------------------------------------------- SVG
-BAR_W, GAP, ML, MT, MB, H = 46, 18, 56, 30, 72, 270
-FRAMEWORK, PROJECT, FLOOR_FILL = "#54aeff", "#fb8f44", "#8c959f"
-
-
-def waterfall_svg(w):
-    """One mode's waterfall at one step: the floor's bar, then each rung's added CPU ms/req floating on the level
-    below it, with its interval as a whisker; the project's own rungs in orange."""
-    bars = w["bars"]
-    base = ladder.PROJECT_BASE.get(w["mode"])
-    project = set(w["rungs"][w["rungs"].index(base) + 1:]) if base in w["rungs"] else set()
-    cols = [(ladder.FLOOR, 0.0, w["floor"], None, None, FLOOR_FILL, "")]
-    for b in bars:   # (name, start, end, whisker low, whisker high, fill, hover text)
-        t = cols[-1][2]
-        known = b["added_low"] is not None
-        cols.append((b["series"], t, t + b["added"], t + b["added_low"] if known else None,
-                     t + b["added_high"] if known else None, PROJECT if b["series"] in project else FRAMEWORK,
-                     f", {b['added']:+.3f} over {b['base']}"
-                     + (f" [{b['added_low']:+.3f}, {b['added_high']:+.3f}]" if known else "") + f", {b['ratio']:.2f}x"))
-    hi = max(v for c in cols for v in (c[2], c[4]) if v is not None) * 1.12
-    lo = min(0.0, *(v for c in cols for v in (c[2], c[3]) if v is not None))
-    ticks = nice_ticks(lo, hi)
-    lo, hi = ticks[0], ticks[-1]
-    n = len(bars) + 1
-    width, ph = max(ML + n * (BAR_W + GAP) + 10, 330), H - MT - MB   # the title fits
-
-    def y(v):
-        return MT + ph - (v - lo) / (hi - lo) * ph
-
-    e = html.escape
-    title = f"{w['mode']}, {w['scenario']} {w['rate']:,.0f} req/s: CPU ms/req"
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{H}" viewBox="0 0 {width} {H}" '
-           f'class="chart" role="img" aria-label="{e(title)}">', f'<text x="{ML}" y="16" class="t">{e(title)}</text>']
-    out.append('<path class="grid" d="' + "".join(f"M{ML} {y(t):.1f}H{width - 10}" for t in ticks) + '"/>'
-               + '<g class="ax" text-anchor="end">'
-               + "".join(f'<text x="{ML - 5}" y="{y(t) + 4:.1f}">{t:g}</text>' for t in ticks) + "</g>")
-    for i, (name, start, end, wl, wh, fill, more) in enumerate(cols):
-        x = ML + GAP / 2 + i * (BAR_W + GAP)
-        top, bottom = y(max(start, end)), y(min(start, end))
-        out.append(f'<g><title>{e(f"{name}: {end:.3f} CPU ms/req{more}")}</title><rect x="{x:.1f}" y="{top:.1f}" '
-                   f'width="{BAR_W}" height="{max(bottom - top, 1):.1f}" fill="{fill}"/>')
-        if wl is not None:
-            cx = x + BAR_W / 2
-            out.append(f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(wl):.1f}" y2="{y(wh):.1f}" stroke="#24292f" '
-                       f'stroke-width="1.5"/>')
-        label = f"{end:.3f}" if i == 0 else f"{end - start:+.3f}"
-        out.append(f'<text x="{x + BAR_W / 2:.1f}" y="{min(top, y(wh) if wh is not None else top) - 4:.1f}" '
-                   f'text-anchor="middle" class="lg">{label}</text>')
-        lx, ly = x + BAR_W / 2, MT + ph + 12
-        out.append(f'<text transform="translate({lx:.1f},{ly}) rotate(-35)" text-anchor="end" class="ax">'
-                   f'{e(name)}</text></g>')
-        if i + 1 < len(cols):   # the connector to the next bar's start
-            out.append(f'<line x1="{x + BAR_W:.1f}" x2="{x + BAR_W + GAP:.1f}" y1="{y(end):.1f}" y2="{y(end):.1f}" '
-                       f'stroke="#57606a" stroke-dasharray="2,2"/>')
-    out.append(f'<line x1="{ML}" x2="{width - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#57606a"/></svg>')
-    return "".join(out)
-
-
 def html_section(data):
-    """report.html's section: the same tables as md_lines and the waterfalls."""
+    """report.html's section: the same tables as md_lines and the waterfalls (templates/ladder.html.j2)."""
     if not data:
         return ""
-    e = html.escape
-
-    def table(head, rows):
-        return ("<table class='d'><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>"
-                + "".join("<tr>" + "".join(f"<td class='l'>{e(str(c))}</td>" for c in r) + "</tr>" for r in rows)
-                + "</table>")
-
-    out = ["<h2>Over the floor</h2>"]
-    if table_rows(data):
-        out += [f"<p class='note'>What each model adds over the floor (the same io work on a plain Vert.x route with "
-                f"a bare Vert.x HttpClient, in the same app; docs/floor.md), {e(_level(data))}.</p>",
-                table(("model", "step", "CPU ms/req, floor -> model", "CPU ms/req added", "CPU x floor",
-                       "p99 ms added", "p99 x floor"), table_rows(data))]
-    if data.get("over_floor"):
-        out.append("<h3>Every series over the floor</h3>" + table(SERIES_HEAD, series_rows(data)))
-    if data.get("waterfall"):
-        out.append("<h3>The ladder</h3><p class='note'>Per mode and step: the floor's CPU ms/req (grey), then what "
-                   "each rung adds to the one below it (mean of the per-block differences; the whisker is its "
-                   "interval); orange bars are the project's own code, blue the framework's.</p><div class='row'>"
-                   + "".join(waterfall_svg(w) for w in data["waterfall"]) + "</div>")
-    if data.get("project_share"):
-        out.append(f"<h3>The project's own share (target &lt;= {100 * ladder.PROJECT_SHARE_MAX:.0f} %)</h3>" + table(
-            ("mode", "step", "above", "share [interval]", "CPU ms/req added", "blocks", "verdict"),
-            [(s["mode"], f"{s['scenario']} {s['rate']:,.0f}/s", s["base"], share_text(s),
-              _ms(s["added"], s["added_low"], s["added_high"], sign=True), s["blocks"],
-              s["verdict"] + (f" ({s['note']})" if s["note"] else "")) for s in data["project_share"]]))
-    return "".join(out)
+    return pages.render(
+        "ladder.html.j2", level=_level(data), models=table_rows(data),
+        models_head=("model", "step", "CPU ms/req, floor -> model", "CPU ms/req added", "CPU x floor", "p99 ms added",
+                     "p99 x floor"),
+        series=series_rows(data) if data.get("over_floor") else [], series_head=SERIES_HEAD,
+        waterfalls=[charts.waterfall_svg(w) for w in data.get("waterfall") or []],
+        share_max=f"{100 * ladder.PROJECT_SHARE_MAX:.0f}",
+        shares_head=("mode", "step", "above", "share [interval]", "CPU ms/req added", "blocks", "verdict"),
+        shares=[(s["mode"], f"{s['scenario']} {s['rate']:,.0f}/s", s["base"], share_text(s),
+                 _ms(s["added"], s["added_low"], s["added_high"], sign=True), s["blocks"],
+                 s["verdict"] + (f" ({s['note']})" if s["note"] else "")) for s in data.get("project_share") or []])

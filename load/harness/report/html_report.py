@@ -1,0 +1,115 @@
+"""report.html of a run's rows: the page (templates/report.html.j2) with its charts (charts.py), the verdicts and the
+ladder on top when the run has them."""
+import functools
+import os
+
+from harness.analysis import model
+from harness.analysis.steps import AA_SUFFIX, fmt, series_names, worker_ceiling
+from harness.analysis.verdicts import saturation, saturation_args, targets
+from harness.report import ladder_report, pages, verdict_sections
+from harness.report.charts import Tips, mode_color, series_for, svg_chart
+from harness.report.run_text import (
+    TARGETS_NOTE,
+    calls_of,
+    cell,
+    load_label,
+    method_notes,
+    order_text,
+    per_run_text,
+    settings_text,
+)
+
+FACTS = (("cores", "cores"), ("cpu", "CPU"), ("memory_mib", "memory MiB"), ("os", "OS"), ("jdk", "JDK"),
+         ("quarkus", "Quarkus"), ("app", "app"), ("java_opts", "JVM options"), ("started", "started"),
+         ("command", "command"), ("git_commit", "commit"), ("vegeta", "Vegeta"), ("hey", "hey"),
+         ("mode_order", "mode order"), ("placement", "CPU placement"), ("settings", "pools and limits (every mode)"))
+LEFT_COLS = ("mode", "tool", "status_codes", "flags")   # text, left-aligned
+
+
+def fact(meta, key):
+    """One line of the report's 'This run' table."""
+    v = order_text(meta) if key == "mode_order" else settings_text(meta) if key == "settings" else meta.get(key)
+    if key == "placement" and not v:
+        v = "none: every process may use every core"
+    if key == "java_opts" and not v:
+        v = "JVM defaults (max heap = 1/4 of RAM)"
+    return str(v if v not in (None, "") else "n/a")
+
+
+def scenario_charts(sr, ceil, tips):
+    """(heading, [svg]) per row of charts of one scenario's rows; a tool without steps here gets none."""
+    draw = functools.partial(svg_chart, tips=tips)
+    veg = [r for r in sr if r["tool"] == "vegeta"]
+    hey = [r for r in sr if r["tool"] == "hey"]
+    charts = []
+    cost_keys = (("cpu_ms_per_req", "CPU per request", "CPU ms/req"), ("rss_peak_mib", "peak RSS", "MiB"))
+    if veg:
+        charts.append(("Latency vs request rate \u2014 Vegeta (open model)", [
+            draw(f"{label} latency", f"Vegeta, constant rate, {sub}", series_for(veg, key),
+                      "requested rate (req/s)", "ms")
+            for key, label, sub in (("p50_ok_ms", "p50", "successes only"), ("p99_ok_ms", "p99", "successes only"),
+                                    ("p999_ms", "p99.9", "all answers"))] + [
+            draw("success rate", "Vegeta: 2xx/3xx answers / requests", series_for(veg, "success_pct"),
+                      "requested rate (req/s)", "% ok", logy=False),
+            draw("achieved throughput", "Vegeta: successes / (send + wait)",
+                      series_for(veg, "achieved_rps"), "requested rate (req/s)", "req/s", logy=False)]))
+    if hey:
+        hl = [(ceil, f"worker ceiling {ceil:,.0f}/s")] if ceil else []
+        charts.append(("Throughput vs concurrency \u2014 hey (closed model)", [
+            draw("throughput", "hey, N requests in flight", series_for(hey, "achieved_rps"),
+                      "concurrency", "ok req/s", hlines=hl, logy=False),
+            draw("p50 latency", "hey, successes only (closed model hides queueing)",
+                      series_for(hey, "p50_ok_ms"), "concurrency", "ms"),
+            draw("p99 latency", "hey, successes only", series_for(hey, "p99_ok_ms"), "concurrency", "ms"),
+            draw("peak platform threads", "hey steps, /proc Threads", series_for(hey, "threads_peak"),
+                      "concurrency", "threads", logy=False)] + [
+            draw(f"{label} vs concurrency", "hey steps", series_for(hey, key), "concurrency", unit, logy=False)
+            for key, label, unit in cost_keys]))
+    if len({r["params"] for r in veg}) > 1:   # the cost experiment: the work per request varies
+        charts.append(("Cost growth \u2014 work per request (Vegeta, same rate)", [
+            draw(f"{label} vs calls", "delay calls per request", series_for(veg, key, x=calls_of),
+                      "calls per request", unit, logy=False) for key, label, unit in cost_keys]))
+    if veg:
+        charts.append(("Server cost \u2014 app process during the Vegeta steps", [
+            draw(label, "Vegeta steps, sampled every 250 ms", series_for(veg, key),
+                      "requested rate (req/s)", unit, logy=False)
+            for key, label, unit in cost_keys + (("threads_peak", "peak platform threads", "threads"),
+                                                 ("heap_peak_mib", "peak heap used", "MiB"))]))
+    return charts
+
+
+def render_html(rows, meta, scenarios, worker_pool, decided=None):
+    """report.html's text, from templates/report.html.j2; DECIDED: an interleaved run's verdicts.json, which
+    opens the page (and replaces the point verdicts of the targets table), the floor and the ladder after it."""
+    names = series_names(rows)
+    runs = "saturation_runs" in (meta or {})
+    sections, tips = [], Tips()
+    for sc in scenarios:
+        sr = [r for r in rows if r["scenario"] == sc]
+        if not sr:
+            continue
+        ceil = worker_ceiling(sc, sr[0]["params"], worker_pool)
+        sections.append({
+            "name": sc, "params": " | ".join(dict.fromkeys(r["params"] or "" for r in sr)),  # several in cost
+            "ceiling": f"{ceil:,.0f}" if ceil else None, "charts": scenario_charts(sr, ceil, tips),
+            "table": [(bool(r["flags"]), [(k in LEFT_COLS, cell(r, k)) for k in model.TABLE]) for r in sr]})
+    sat = saturation(rows, **saturation_args(meta))
+    return pages.render(
+        "report.html.j2", meta=meta, order=order_text(meta), targets=[] if decided else targets(rows, worker_pool),
+        targets_note=TARGETS_NOTE, verdicts=verdict_sections.html_section(decided),
+        ladder=ladder_report.html_section(ladder_report.of_run(decided, rows)),
+        saturation=[{"series": m, "rate": fmt(x, 0) if x else "none", "per_run": per_run_text(meta, m), "limit": w}
+                    for m, x, w in sat],
+        per_run=runs, facts=[(label, fact(meta, k)) for k, label in FACTS],
+        modes=[(m, mode_color(m, names)) for m in names], aa_suffix=AA_SUFFIX, notes=method_notes(meta),
+        reuse=str(meta.get("reuse")) == "1", scenarios=sections, worker_pool=worker_pool,
+        columns=[model.label(k) for k in model.TABLE],
+        flagged=[dict(r, load=load_label(r)) for r in rows if r["flags"]],
+        tips=tips.texts)
+
+
+def write_html(run, rows, meta, scenarios, worker_pool):
+    with open(os.path.join(run, "report.html"), "w") as f:
+        f.write(render_html(rows, meta, scenarios, worker_pool, verdict_sections.load(run)))
+
+

@@ -1,0 +1,100 @@
+"""What the report shows of a run's verdicts (verdicts.json, written by verdict_report.write): summary.json's
+top-level `verdicts` (the fields of model.VerdictEntry), the opening of summary.md and of report.html (interval plot,
+plain-language summary, one table row per target and step, named by its metric)."""
+from __future__ import annotations
+
+import json
+import os
+
+from harness.analysis.model import VERDICT_KEYS, verdict_label
+from harness.analysis.steps import read_json
+from harness.analysis.targets import LABELS
+from harness.report import charts, pages, verdict_summary
+
+VERDICTS = "verdicts.json"
+TRIALS = "trials.jsonl"
+KEYS = VERDICT_KEYS   # summary.json's keys of a verdict entry, in order
+
+
+def load(run):
+    """verdicts.json of RUN, else the verdicts summary.json carries (a published result, whose verdicts.json is in
+    its archive), or None (a sequential run has none)."""
+    data = read_json(os.path.join(run, VERDICTS))
+    if data is None:
+        data = read_json(os.path.join(run, "summary.json"), {})
+        data = {k: data[k] for k in ("verdicts", "design", "design_broken", "skipped", "ladder") if k in data} \
+            if "verdicts" in data else None
+    return data
+
+
+def summary_json(data):
+    """The top-level keys summary.json gets from verdicts.json DATA: verdicts, design, design_broken, skipped."""
+    if not data:
+        return {}
+    return {"verdicts": [{k: e.get(k) for k in KEYS} for e in data["verdicts"]], "design": data["design"],
+            "design_broken": data["design_broken"], "skipped": data["skipped"]}
+
+
+def json_head(run):
+    """The start of summary.json's text for RUN: its verdict keys (summary_json), one verdict a line; '' for a
+    sequential run."""
+    head = summary_json(load(run))
+    return "".join(f'"{k}": ' + ("[\n" + ",\n".join(json.dumps(e) for e in v) + "\n]" if k == "verdicts"
+                                 else json.dumps(v)) + ",\n" for k, v in head.items())
+
+
+def ci_text(e):
+    if e["ci_low"] is None:
+        return "no interval"
+    return f"{e['ratio']:.3f}x [{e['ci_low']:.3f}, {e['ci_high']:.3f}]"
+
+
+def _hw(e):
+    return "" if e.get("aa_half_width") is None else f"+-{100 * e['aa_half_width']:.1f} %"
+
+
+def design_text(d):
+    steps = ", ".join(f"{sc} {lv:g}{' req/s' if tool == 'vegeta' else ' in flight'}" for sc, lv, tool in d["steps"])
+    what = (f"duet (pairs loaded at the same moment, the step's rate split between them: "
+            f"{'; '.join(' + '.join(p) for p in d['pairs'])})" if d["design"] == "duet"
+            else "interleaved (one series loaded at a time, a fresh random order per step and block)")
+    jvm = "; ".join(f"{k}: `{v}`" for k, v in (d.get("jvm_opts") or {}).items())
+    restarts = (f"apps restarted every {d['restart_every']} blocks" if d["restart_every"] < d["blocks"]
+                else "one app invocation per series")
+    if d.get("warm_blocks"):
+        settle = ", ".join(f"{x:.2f}x" for x in d.get("settling") or [])
+        restarts += (f", {d['warm_blocks']} warm block(s) after each start, discarded"
+                     + (f" (their CPU per request over the next block's: {settle})" if settle else ""))
+    return (f"Design: {what}. Series: {', '.join(d['series'])}. Steps: {steps}. {d['blocks']} blocks of "
+            f"{d['trial']} trials (after a {d['ramp_in']} ramp-in), {restarts}, seed {d['seed']}, looks at "
+            f"{d['looks'] or 'the end only'}, intervals at "
+            f"{100 * d['level']:.1f} %; {d['seconds']} s in all." + (f" Extra JVM options: {jvm}." if jvm else ""))
+
+
+def md_lines(data):
+    """summary.md's opening section."""
+    if not data:
+        return []
+    out = ["## Verdicts", "", design_text(data["design"]), ""]
+    out += [f"- {x}" for x in verdict_summary.summary(data)] + [""]
+    out += ["| target | step | series | metric | ratio [interval] | A/A band | blocks | verdict | note |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for e in data["verdicts"]:
+        out.append(f"| {e['target']} | {e['scenario']} {e['rate']:,.0f} | {' / '.join(e['series'])} | "
+                   f"{LABELS[e['metric']]} | {ci_text(e)} | {_hw(e)} | {e['blocks']} | {e['verdict']} | "
+                   f"{(e.get('note') or '').replace('|', '/')} |")
+    out += ["", "Method: docs/statistics.md in the repository (geometric mean of per-block "
+            "ratios, Student's t on the log ratios with invocation-level standard error; Georges et al. 2007, "
+            "Kalibera and Jones 2013). The table rows below are medians over the blocks.", ""]
+    return out
+
+
+def html_section(data):
+    """report.html's opening: the interval plot, the summary and the table (templates/verdicts.html.j2)."""
+    if not data:
+        return ""
+    rows = [{"label": verdict_label(v), "step": f"{v['scenario']} {v['rate']:,.0f}", "ci": ci_text(v),
+             "band": _hw(v), "blocks": v["blocks"], "verdict": v["verdict"], "note": v.get("note") or ""}
+            for v in data["verdicts"]]
+    return pages.render("verdicts.html.j2", plot=charts.interval_plot(data["verdicts"]),
+                        summary=verdict_summary.summary(data), design=design_text(data["design"]), rows=rows)

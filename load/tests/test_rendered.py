@@ -1,0 +1,45 @@
+"""A committed result renders the same before and after a change of the report's code: summary.json (whose field
+names outside checks and readers rely on), summary.csv and summary.md, captured from the code before the result model
+and the templates (tests/fixtures/rendered/*-expected), are written again byte for byte from the same inputs:
+a published result's summary.json (the ladder run of 2026-11-23: verdicts, the ladder, 32 rows) and a run folder
+of the three fixture steps."""
+import os
+import shutil
+
+import pytest
+
+from harness.analysis import steps
+from harness.report import summaries as report
+
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+RENDERED = os.path.join(FIX, "rendered")
+
+
+@pytest.fixture(autouse=True)
+def no_vegeta(monkeypatch):
+    monkeypatch.setattr(steps, "vegeta_bin", lambda: None)
+
+
+def read(*path):
+    with open(os.path.join(*path)) as f:
+        return f.read()
+
+
+def test_a_published_result_renders_the_same(tmp_path):
+    pub = tmp_path / "pub"
+    shutil.copytree(os.path.join(RENDERED, "ladder-input"), pub)
+    report.render(str(pub))
+    assert read(pub, "summary.json") == read(RENDERED, "ladder-input", "summary.json")
+    for name in ("summary.csv", "summary.md"):
+        assert read(pub, name) == read(RENDERED, "ladder-expected", name), name
+    assert (pub / "report.html").stat().st_size > 100_000
+
+
+def test_a_run_folder_builds_the_same(tmp_path):
+    run = tmp_path / "run"
+    for i, name in enumerate(("vegeta-ok", "vegeta-flags", "hey-errors")):
+        shutil.copytree(os.path.join(FIX, name), run / "steps" / f"{i:02d}-{name}")
+    shutil.copy(os.path.join(RENDERED, "steps-machine.json"), run / "machine.json")
+    report.build(str(run))
+    for name in ("summary.json", "summary.csv", "summary.md"):
+        assert read(run, name) == read(RENDERED, "steps-expected", name), name
