@@ -6,6 +6,7 @@ import runpy
 import sys
 from importlib import resources
 
+from harness.infra import catalogue
 from harness.infra.errors import Fatal
 
 # Subcommands whose module owns its options (the analysis side): the arguments go to that module's own parser
@@ -85,16 +86,26 @@ def contract_parser():
     return p
 
 
+def targets_parser():
+    p = Parser("targets")
+    p.prog = "vtvr-harness targets"
+    p.add_argument("scenario")
+    p.add_argument("mode")
+    return p
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     commands = {"compare": (compare_parser, "harness.runs.compare"),
                 "chaos": (chaos_parser, "harness.runs.chaos.run"),
                 "startup": (startup_parser, "harness.runs.startup"),
-                "contract": (contract_parser, "harness.runs.contract")}
+                "contract": (contract_parser, "harness.runs.contract"),
+                "targets": (targets_parser, "harness.infra.targets")}
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: vtvr-harness COMMAND [options]   (COMMAND -h for its options)\n")
         for name in commands:
-            print(f"  {name:12} load/{name}.sh")
+            print(f"  {name:12} " + ("the request load/vegeta.sh and hey.sh send" if name == "targets"
+                                     else f"load/{name}.sh"))
         for name, (_, what) in DELEGATED.items():
             print(f"  {name:12} {what}")
         return 0 if argv else 2
@@ -113,6 +124,8 @@ def main(argv=None):
         if args is None:
             return 0
         args.argv = rest
+        if getattr(args, "app_url", None):
+            catalogue.use(url=args.app_url)   # the scenario catalogue of the app the run measures
         return importlib.import_module(module).run(args)
     except Fatal as e:
         print(f"error: {e}", file=sys.stderr)

@@ -221,7 +221,7 @@ def settings(args, environ, rng=random):
     s.warmup = args.warmup or s.warmup
     if args.delay:
         env["DELAY"] = args.delay
-    env.setdefault("DELAY", "100")
+    env.setdefault("DELAY", sc.default("DELAY"))   # the app's catalogue
     s.env = env
     s.settle_s = int(environ.get("SETTLE", "0") or 0)
     s.app_java_opts = environ.get("APP_JAVA_OPTS", "-XX:+UseParallelGC")

@@ -24,7 +24,7 @@ QUICK = {"DURATION": (8, 30), "WARMUP": (3, 10), "OVERLOAD_TIMEOUT": ("5s", "10s
 DEFAULTS = {"RATE_WORKER": 4000, "RATE_VIRTUAL": 10000, "RATE_REACTIVE": 16000, "OVERLOAD_WORKERS": 6000,
             "RECOVERY_LIMIT": 10, "RECOVERY_GIVE_UP": 40, "SIGTERM_RATE": 1000, "SIGTERM_AFTER": 3,
             "SIGTERM_LIMIT": 12, "CHECKOUT_RATE": 100, "CHECKOUT_TIMEOUT": "60s", "OUTAGE": 3, "DB_DOWN_LIMIT": 5,
-            "WARMUP_RATE": 300, "DELAY": 100}
+            "WARMUP_RATE": 300}
 TEXT = {"OVERLOAD_TIMEOUT", "CHECKOUT_TIMEOUT"}
 CHECKS = ("overload", "hostile", "sigterm", "checkout")
 
@@ -33,6 +33,7 @@ def settings(args, environ):
     """The run's parameters (the environment over the --quick or default presets); Fatal on bad values."""
     p = {k: environ.get(k, str(v[0] if args.quick else v[1])) for k, v in QUICK.items()}
     p |= {k: environ.get(k, str(v)) for k, v in DEFAULTS.items()}
+    p["DELAY"] = environ.get("DELAY", table().default("DELAY"))   # the app's catalogue
     if args.duration:
         p["DURATION"] = args.duration
     for k, v in p.items():
