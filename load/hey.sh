@@ -4,7 +4,7 @@
 # throughput = concurrency / latency). Latency under a closed model hides queueing; use vegeta.sh for latency.
 #
 # Usage: load/hey.sh [-h] MODE SCENARIO [CONCURRENCY] [DURATION]
-#   MODE         virtual | worker | reactive
+#   MODE         virtual | worker | reactive (or floor, ladder-<rung>: docs/floor.md)
 #   SCENARIO     io | fanout | db | slow-query | checkout | cpu | pinning | pinning-reentrant
 #   CONCURRENCY  requests in flight (hey workers)                     [50]
 #   DURATION     how long to run, Go duration (5s, 1m)                [10s]
@@ -16,7 +16,7 @@
 #   OUT            write hey's per-request CSV to OUT.csv and print a summary computed from it   [unset]
 #   HEY_ARGS       extra hey flags, e.g. "-disable-keepalive"         [unset]
 #   DELAY, IO_CALLS, FANOUT_CALLS, DB_QUERIES, SLOW_DELAY, CPU_N, PINNING_LOCK: scenario parameters,
-#                  see load/scenarios.sh
+#                  default: the app's catalogue, GET /scenarios (docs/harness.md)
 #
 # hey's CSV lists answered requests only (any status); transport errors and timeouts appear only in its
 # text summary, which is what you get without OUT.
@@ -25,7 +25,6 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/lib.sh"
-. "$here/scenarios.sh"
 . "$here/tools.sh"
 
 vtvr_cli CONCURRENCY 50 "$@"

@@ -70,3 +70,43 @@ loopback_source() {
 # laddr_for URL: Vegeta's '-laddr' flag with a fresh loopback source (loopback_source) for a loopback URL; nothing
 # for another host, which a loopback source cannot reach
 laddr_for() { if is_loopback "$1"; then echo "-laddr $(loopback_source)"; fi; }
+
+# vtvr_cli LEVEL_NAME DEFAULT_LEVEL "$@": the shared command line of vegeta.sh and hey.sh, MODE SCENARIO [LEVEL]
+# [DURATION] (LEVEL is the rate or the concurrency, env LEVEL_NAME overrides its default). Sets mode, scenario,
+# level, duration and base (APP_URL, loopback only); prints the header on -h.
+vtvr_cli() {
+  local name="$1" default="$2"; shift 2
+  case "${1:-}" in -h|--help|"") usage; [ -n "${1:-}" ]; exit ;; esac
+  [ $# -ge 2 ] && [ $# -le 4 ] || die "usage: $0 MODE SCENARIO [$name] [DURATION] (-h for help)"
+  mode="$1" scenario="$2" level="${3:-${!name:-$default}}" duration="${4:-${DURATION:-10s}}"
+  base="${APP_URL:-http://127.0.0.1:8080}"; base="${base%/}"
+  [[ "$level" =~ ^[0-9]+$ ]] && [ "$level" -gt 0 ] || die "$name must be a positive integer, got '$level'"
+  require_loopback "$base"
+}
+
+# vtvr_request MODE SCENARIO: sets REQ_METHOD, REQ_PATH (path and query), REQ_STATUS (a correct answer's) and
+# REQ_BODY (JSON or empty) from the scenario catalogue of the app at $base (`vtvr-harness targets`, which reads its
+# GET /scenarios and the scenario parameters DELAY, IO_CALLS, ... from the environment). Needs PYTHON
+# (ensure_python); returns 1 with the harness's message for an unknown mode or scenario.
+vtvr_request() {
+  local out
+  local params=() k
+  for k in DELAY IO_CALLS FANOUT_CALLS DB_QUERIES SLOW_DELAY CPU_N PINNING_LOCK; do
+    [ -z "${!k:-}" ] || params+=(--param "$k=${!k}")
+  done
+  out="$("$PYTHON" -m harness targets --app-url "$base" "${params[@]}" "$2" "$1")" || return 1
+  { read -r REQ_METHOD; read -r REQ_PATH; read -r REQ_STATUS; IFS= read -r REQ_BODY || true; } <<<"$out"
+}
+
+# vtvr_target MODE SCENARIO BODY_DIR -> prints one Vegeta target in its "http" format against $base (vtvr_request
+# sets REQ_*); a POST body is written to BODY_DIR/<scenario>.json and referenced with '@file' as that format wants.
+vtvr_target() {
+  vtvr_request "$1" "$2" || return 1
+  echo "$REQ_METHOD $base$REQ_PATH"
+  if [ -n "$REQ_BODY" ]; then
+    printf '%s' "$REQ_BODY" >"$3/$2.json"
+    echo "Content-Type: application/json"
+    echo "@$3/$2.json"
+  fi
+  echo
+}

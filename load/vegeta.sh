@@ -3,7 +3,7 @@
 # server shows up as latency, not as a lower send rate (no coordinated omission). Prints Vegeta's text report.
 #
 # Usage: load/vegeta.sh [-h] MODE SCENARIO [RATE] [DURATION]
-#   MODE      virtual | worker | reactive
+#   MODE      virtual | worker | reactive (or floor, ladder-<rung>: docs/floor.md)
 #   SCENARIO  io | fanout | db | slow-query | checkout | cpu | pinning | pinning-reentrant
 #   RATE      requests per second                                          [100]
 #   DURATION  how long to send, Go duration (5s, 1m)                        [10s]
@@ -16,22 +16,21 @@
 #   OUT          keep the raw results in OUT.bin and the JSON report in OUT.json             [unset]
 #   VEGETA_ARGS  extra 'vegeta attack' flags, e.g. "-max-workers 2000"                        [unset]
 #   DELAY, IO_CALLS, FANOUT_CALLS, DB_QUERIES, SLOW_DELAY, CPU_N, PINNING_LOCK: scenario parameters,
-#                see load/scenarios.sh
+#                default: the app's catalogue, GET /scenarios (docs/harness.md)
 #
 # Example: RATE=500 load/vegeta.sh virtual io; OUT=/tmp/io load/vegeta.sh worker io 2000 20s
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/lib.sh"
-. "$here/scenarios.sh"
 . "$here/tools.sh"
 
 vtvr_cli RATE 100 "$@"
 rate="$level"
 
-ensure_vegeta
+ensure_vegeta; ensure_python
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-vtvr_target "$base" "$mode" "$scenario" "$work" >"$work/targets" || die "see above"
+vtvr_target "$mode" "$scenario" "$work" >"$work/targets" || die "see above"   # sets REQ_* too
 
 results="$work/results.bin"
 if [ -n "${OUT:-}" ]; then mkdir -p "$(dirname "$OUT")"; results="$OUT.bin"; fi

@@ -6,6 +6,7 @@ import re
 import runpy
 import sys
 
+from harness.infra import catalogue
 from harness.infra.errors import Fatal
 from harness.infra.settings import OVERRIDES
 
@@ -15,7 +16,6 @@ DELEGATED = {
     "sample": ("harness.sampling.sample", "the per-step process and /q/metrics sampler"),
     "chaos-probe": ("harness.runs.chaos.chaos", "the fault checks' probes and analysis (targets, recover, verify)"),
     "hostile": ("harness.runs.chaos.hostile", "the hostile-client checks"),
-    "targets": ("harness.infra.catalogue", "one scenario's request from the app's catalogue (load/vegeta.sh, hey.sh)"),
 }
 ENVIRONMENT = "environment (documented overrides): " + ", ".join(OVERRIDES)
 
@@ -109,6 +109,7 @@ def chaos_parser():
     p.add_argument("--out", help="where results go [load/results/chaos-<timestamp>]")
     p.add_argument("--app-java-opts", default="", help="JVM flags of the app [none]")
     p.add_argument("--delay-java-opts", default="", help="JVM flags of the delay service [none]")
+    p.add_argument("--delay", help="ms of each delay call in io and checkout [the app's default, GET /scenarios]")
     for k, (quick, default) in QUICK.items():
         p.add_argument("--" + k.lower().replace("_", "-"), dest=k.lower(), help=f"[{default}; --quick {quick}]")
     for k, default in DEFAULTS.items():
@@ -136,8 +137,19 @@ def contract_parser():
     return p
 
 
+def targets_parser():
+    p = Parser("targets", "One scenario's request in one mode, from the app's catalogue (GET /scenarios).")
+    p.prog = "vtvr-harness targets"
+    p.add_argument("scenario")
+    p.add_argument("mode")
+    p.add_argument("--app-url", help="the app whose catalogue to read [http://127.0.0.1:8080]")
+    p.add_argument("--param", action="append", help="NAME=VALUE: a scenario parameter (DELAY, IO_CALLS, ...)")
+    return p
+
+
 COMMANDS = {"compare": (compare_parser, "harness.runs.compare"), "chaos": (chaos_parser, "harness.runs.chaos.run"),
-            "startup": (startup_parser, "harness.runs.startup"), "contract": (contract_parser, "harness.runs.contract")}
+            "startup": (startup_parser, "harness.runs.startup"), "contract": (contract_parser, "harness.runs.contract"),
+            "targets": (targets_parser, "harness.infra.targets")}
 
 
 def main(argv=None):
@@ -145,7 +157,8 @@ def main(argv=None):
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: vtvr-harness COMMAND [options]   (COMMAND -h for its options)\n")
         for name in COMMANDS:
-            print(f"  {name:12} load/{name}.sh")
+            print(f"  {name:12} " + ("the request load/vegeta.sh and hey.sh send" if name == "targets"
+                                     else f"load/{name}.sh"))
         for name, (_, what) in DELEGATED.items():
             print(f"  {name:12} {what}")
         return 0 if argv else 2
@@ -164,6 +177,8 @@ def main(argv=None):
         if args is None:
             return 0
         args.argv = rest
+        if getattr(args, "app_url", None):
+            catalogue.use(url=args.app_url)   # the scenario catalogue of the app the run measures
         return importlib.import_module(module).run(args)
     except Fatal as e:
         print(f"error: {e}", file=sys.stderr)

@@ -1,10 +1,17 @@
-"""Shared pytest fixtures of the harness package's tests: a local HTTP server whose answers a test sets."""
+"""Shared pytest fixtures of the harness package's tests: a local HTTP server whose answers a test sets, and the
+app's scenario catalogue as captured from it."""
 import http.server
 import json
+import os
 import sys
 import threading
 
 import pytest
+
+from harness.infra import catalogue
+
+# GET /scenarios of the real app (java -jar target/quarkus-app/quarkus-run.jar), saved as it answered
+CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "scenarios.json")
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
@@ -42,3 +49,12 @@ def http_server():
     yield f"http://127.0.0.1:{server.server_address[1]}", routes
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(autouse=True)
+def scenario_catalogue():
+    """Every test in this process reads the captured catalogue, not a built app; the processes a slow test starts
+    read the app's own (harness/infra/catalogue.py)."""
+    catalogue.use(file=CATALOGUE)
+    yield CATALOGUE
+    catalogue.use()

@@ -1,28 +1,61 @@
-"""The scenario table of load/scenarios.sh (the one place a scenario becomes a request), read once through bash."""
+"""The scenario catalogue as the app serves it (`GET /scenarios`, src/main/java/org/vtvr/scenario/CatalogueResource),
+turned into requests: a scenario name and a series (a mode, the floor, a ladder rung) become method, path with query,
+expected status and body. load/ keeps no list of its own: scenarios, series and their paths, parameters, defaults
+and bounds all come from the app.
+
+Where the catalogue comes from, once per process (then cached in memory):
+  1. a running app, when one is named: `use(url=...)` (compare.sh --app-url, `vtvr-harness targets` with APP_URL);
+  2. otherwise the built app itself, before any app of the run is up (plans, --dry-run, the checks' settings): the
+     jar (or the native runner) is started briefly as the delay service (QUARKUS_PROFILE=delay, which needs no
+     database and still serves /scenarios) on a port of its choosing, asked once, and stopped. The answer is kept
+     in target/vtvr-catalogue.json with the jar's size and mtime, so the next process reads it from there until
+     the jar is rebuilt; a missing app is built first (./mvnw -B -q package -DskipTests). That jar is the one a
+     run starts, so the catalogue is the app's own; only its bounds (max) follow the default configuration, where
+     --app-url shows the running app's.
+  3. tests name a captured answer: `use(file=...)` (tests/fixtures/scenarios.json).
+
+The scenario parameters are environment variables (PARAMS, as load/compare.sh, vegeta.sh and hey.sh take them);
+PARAM_ENV maps each onto the catalogue's parameter of the scenarios it sets, the one place that does. A parameter
+left unset takes the catalogue's default. A word parameter's other choices make scenarios of their own: pinning's
+lock=reentrant is `pinning-reentrant`. A scenario with a required parameter the harness cannot fill (order's id)
+is not a load scenario and is left out.
+"""
+import contextlib
 import functools
 import json
 import os
+import re
 import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
 from dataclasses import dataclass
 
-LOAD_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PARAMS = ("DELAY", "IO_CALLS", "FANOUT_CALLS", "DB_QUERIES", "SLOW_DELAY", "CPU_N", "PINNING_LOCK")
+from harness.infra import procs
+from harness.infra.errors import Fatal
+from harness.infra.settings import ENV
 
-_DUMP = r'''
-. "$1/scenarios.sh"
-printf '{"scenarios": "%s", "modes": "%s", "ladder": "%s", "requests": [' "$VTVR_SCENARIOS" "$VTVR_MODES" \
-  "$VTVR_LADDER"
-sep=""
-for s in $VTVR_SCENARIOS; do
-  for m in $(vtvr_series_for "$s"); do
-    vtvr_request "$m" "$s"
-    printf '%s["%s", "%s", "%s", "%s", %s, "%s"]' "$sep" "$m" "$s" "$REQ_METHOD" "$REQ_PATH" "$REQ_STATUS" \
-      "$(printf '%s' "$REQ_BODY" | sed 's/\\/\\\\/g; s/"/\\"/g')"
-    sep=", "
-  done
-done
-echo ']}'
-'''
+LOAD_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(LOAD_DIR)
+JAR = os.path.join(ROOT, "target", "quarkus-app", "quarkus-run.jar")
+CACHE = os.path.join(ROOT, "target", "vtvr-catalogue.json")
+
+# environment name -> (the catalogue's parameter, the scenarios it sets; None: every scenario with that parameter
+# that no other name claims)
+PARAM_ENV = {
+    "DELAY": ("delay", None),               # io, fanout, checkout, pinning: ms of every downstream call
+    "IO_CALLS": ("calls", ("io",)),         # sequential delay calls per io request
+    "FANOUT_CALLS": ("calls", ("fanout",)),  # parallel delay calls per fanout request
+    "DB_QUERIES": ("queries", ("db",)),
+    "SLOW_DELAY": ("delay", ("slow-query",)),  # ms the slow query holds its connection
+    "CPU_N": ("n", ("cpu",)),
+    "PINNING_LOCK": ("lock", ("pinning",)),
+}
+PARAMS = tuple(PARAM_ENV)
+
+_source = {"url": None, "file": None}
 
 
 @dataclass(frozen=True)
@@ -39,16 +72,23 @@ class Request:
 
 
 @dataclass(frozen=True)
+class Param:
+    """A parameter as the catalogue lists it: default (None: required), bounds of a number, choices of a word."""
+    name: str
+    default: str | None
+    min: int | None
+    max: int | None
+    choices: tuple
+
+
+@dataclass(frozen=True)
 class Table:
     scenarios: tuple
     modes: tuple     # the product's modes
     ladder: tuple    # the ladder's rungs (docs/floor.md); with "floor" the measurement-only series
+    series: tuple    # every series a URL serves: the modes, the floor and the ladder's rungs
     requests: dict   # (series, scenario) -> Request
-
-    @property
-    def series(self):
-        """Every series a URL serves: the modes, the floor and the ladder's rungs."""
-        return (*self.modes, "floor", *self.ladder)
+    params_of: dict  # scenario -> (Param, ...)
 
     def modes_for(self, scenario):
         return tuple(m for m in self.modes if (m, scenario) in self.requests)
@@ -63,17 +103,191 @@ class Table:
     def params(self, scenario):
         return self.request(self.modes_for(scenario)[0], scenario).params
 
+    def default(self, env_name):
+        """The catalogue's default of the parameter ENV_NAME (one of PARAMS) sets, in its first scenario."""
+        name, only = PARAM_ENV[env_name]
+        for scenario in self.scenarios:
+            if only is None or scenario in only:
+                for p in self.params_of[scenario]:
+                    if p.name == name and env_of(scenario, name) == env_name:
+                        return p.default
+        raise KeyError(env_name)
+
+    def lookup(self, mode, scenario):
+        """The request of SCENARIO in MODE; Fatal naming what exists for an unknown mode or scenario."""
+        if scenario not in self.scenarios:
+            raise Fatal(f"unknown scenario '{scenario}' (expected one of: {' '.join(self.scenarios)})")
+        if mode not in self.series:
+            raise Fatal(f"unknown mode '{mode}' (expected one of: {' '.join(self.series)})")
+        if (mode, scenario) not in self.requests:
+            raise Fatal(f"scenario '{scenario}' has no '{mode}' mode (it has: {' '.join(self.series_for(scenario))})")
+        return self.request(mode, scenario)
+
+
+def env_of(scenario, param):
+    """The environment name that sets PARAM of SCENARIO; None when none does (its default applies)."""
+    generic = None
+    for env, (name, only) in PARAM_ENV.items():
+        if name == param:
+            if only and scenario in only:
+                return env
+            if only is None:
+                generic = env
+    claimed = any(name == param and only and scenario in only for name, only in PARAM_ENV.values())
+    return None if claimed else generic
+
+
+def env_params(environ):
+    """The scenario parameters set in ENVIRON (a dict), as table() takes them."""
+    return {k: environ[k] for k in PARAMS if k in environ}
+
+
+def use(url=None, file=None):
+    """Reads the catalogue from the app at URL, or from the JSON FILE; neither: the built app (the module's doc)."""
+    _source.update(url=url.rstrip("/") if url else None, file=file)
+
+
+def fetch(url, timeout=10.0):
+    """GET URL/scenarios -> the catalogue (a list of entries); Fatal when the app does not answer it."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(url.rstrip("/") + "/scenarios", timeout=timeout) as r:
+            return json.loads(r.read())
+    except (OSError, ValueError) as e:
+        raise Fatal(f"no scenario catalogue from {url}/scenarios ({e}); is the app running there?") from None
+
+
+def _java():
+    home = ENV.java_home
+    if home and os.access(os.path.join(home, "bin", "java"), os.X_OK):
+        return os.path.join(home, "bin", "java")
+    r = subprocess.run(["bash", "-c", f'. "{LOAD_DIR}/tools.sh" && find_jdk && printf %s "$JAVA_HOME"'],
+                       stdout=subprocess.PIPE, text=True)
+    if r.returncode:
+        raise Fatal("no JDK to start the app for its scenario catalogue (see above)")
+    return os.path.join(r.stdout, "bin", "java")
+
+
+def _binary():
+    """The built app: the jar, else a native runner; a missing one is built first."""
+    target = os.path.join(ROOT, "target")
+    if not os.path.isfile(JAR):
+        runners = sorted(f for f in os.listdir(target) if f.endswith("-runner")) if os.path.isdir(target) else []
+        if runners:
+            return os.path.join(target, runners[0])
+        print(f"[{time.strftime('%H:%M:%S')}] building the app for its scenario catalogue "
+              "(./mvnw -B -q package -DskipTests)", file=sys.stderr, flush=True)
+        r = subprocess.run(["./mvnw", "-B", "-q", "package", "-DskipTests"], cwd=ROOT, capture_output=True, text=True)
+        if r.returncode or not os.path.isfile(JAR):
+            raise Fatal(f"the build for the scenario catalogue failed:\n{(r.stdout + r.stderr)[-3000:]}")
+    return JAR
+
+
+def from_app(binary, timeout_s=120):
+    """Starts BINARY (jar or native runner) as the delay service on a free port, reads its catalogue, stops it."""
+    cmd = [_java(), "-jar", binary] if binary.endswith(".jar") else [binary]
+    env = procs.child_env({"QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": "0"})
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + timeout_s
+            while time.monotonic() < deadline and proc.poll() is None:
+                out.seek(0)
+                m = re.search(r"Listening on: (http://[^\s]+)", out.read())
+                if m:
+                    return fetch(m.group(1))
+                time.sleep(0.1)
+            out.seek(0)
+            raise Fatal(f"{binary} did not serve its scenario catalogue (QUARKUS_PROFILE=delay):\n{out.read()[-3000:]}")
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _stamp(path):
+    st = os.stat(path)
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _built():
+    """The built app's catalogue, from target/vtvr-catalogue.json while the app is the one it was read from."""
+    binary = _binary()
+    stamp = [binary, *_stamp(binary)]
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        with open(CACHE) as f:
+            cached = json.load(f)
+        if cached["app"] == stamp:
+            return cached["scenarios"]
+    entries = from_app(binary)
+    with contextlib.suppress(OSError):
+        with open(CACHE + ".tmp", "w") as f:
+            json.dump({"app": stamp, "scenarios": entries}, f)
+        os.replace(CACHE + ".tmp", CACHE)
+    return entries
+
 
 @functools.cache
-def _read(overrides):
-    env = {k: v for k, v in os.environ.items() if k not in PARAMS} | dict(overrides)
-    out = subprocess.run(["bash", "-c", _DUMP, "dump", LOAD_DIR], env=env, capture_output=True, text=True,
-                         check=True).stdout
-    d = json.loads(out)
-    reqs = {(m, s): Request(method, path, status, body) for m, s, method, path, status, body in d["requests"]}
-    return Table(tuple(d["scenarios"].split()), tuple(d["modes"].split()), tuple(d["ladder"].split()), reqs)
+def _entries(key):
+    """The catalogue's JSON text from the source KEY names."""
+    if key[0] == "url":
+        return json.dumps(fetch(key[1]))
+    if key[0] == "file":
+        with open(key[1]) as f:
+            return f.read()
+    return json.dumps(_built())
+
+
+def _key():
+    if _source["url"]:
+        return ("url", _source["url"])
+    if _source["file"]:
+        return ("file", _source["file"])
+    return ("app", JAR, *(_stamp(JAR) if os.path.isfile(JAR) else ()))   # read again after a rebuild
+
+
+def catalogue():
+    """The catalogue's entries (the JSON of GET /scenarios) from the current source."""
+    return json.loads(_entries(_key()))
+
+
+def build(entries, overrides):
+    """The Table of the catalogue ENTRIES with the scenario parameters OVERRIDES (env name -> value)."""
+    scenarios, series, kinds, requests, params_of = [], [], {}, {}, {}
+    for e in entries:
+        ps = tuple(Param(p["name"], p.get("defaultValue"), p.get("min"), p.get("max"), tuple(p.get("choices") or ()))
+                   for p in e["params"])
+        if any(p.default is None and env_of(e["name"], p.name) is None for p in ps) or "{" in e["path"]:
+            continue   # needs a value the harness has no name for (an order id): not a load scenario
+        variants = [(e["name"], {})]
+        for p in ps:
+            variants += [(f"{e['name']}-{c}", {p.name: c}) for c in p.choices if c != p.default]
+        for name, fixed in variants:
+            scenarios.append(name)
+            params_of[name] = ps
+            query = []
+            for p in ps:
+                env = env_of(e["name"], p.name)
+                value = fixed.get(p.name) or (overrides.get(env) if env else None) or p.default
+                query.append(f"{p.name}={urllib.parse.quote(str(value), safe='')}")
+            for s in e["series"]:
+                if s["name"] not in kinds:
+                    kinds[s["name"]] = s["kind"]
+                    series.append(s["name"])
+                path = s["path"] + ("?" + "&".join(query) if query else "")
+                requests[(s["name"], name)] = Request(e["method"], path, int(e["status"]), e.get("body") or "")
+    of = lambda kind: tuple(s for s in series if kinds[s] == kind)   # noqa: E731
+    return Table(tuple(scenarios), of("mode"), of("ladder"), tuple(series), requests, params_of)
+
+
+@functools.cache
+def _table(key, overrides):
+    return build(json.loads(_entries(key)), dict(overrides))
 
 
 def table(params=None):
     """The table for the scenario parameters PARAMS (a dict of DELAY, IO_CALLS, ...; the rest: the defaults)."""
-    return _read(tuple(sorted((k, str(v)) for k, v in (params or {}).items() if k in PARAMS)))
+    return _table(_key(), tuple(sorted((k, str(v)) for k, v in (params or {}).items() if k in PARAMS)))

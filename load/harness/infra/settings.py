@@ -19,6 +19,7 @@ OVERRIDES = {
     "VEGETA_VERSION": ("vegeta_version", "v12.12.0"),
     "MARIADB_VERSION": ("mariadb_version", "11.4.5"),
     "TMPDIR": ("tmpdir", ""),
+    "JAVA_HOME": ("java_home", ""),            # a JDK 21+ (else load/tools.sh finds one)
 }
 
 
@@ -35,6 +36,7 @@ class Env:
     vegeta_version: str
     mariadb_version: str
     tmpdir: str
+    java_home: str
 
     @classmethod
     def read(cls, environ=None):

@@ -46,7 +46,7 @@ class App:
 
 
 def serves(series, scenario):
-    """True when SERIES (a mode, the floor, a rung; +client, -aa) serves SCENARIO (load/scenarios.sh)."""
+    """True when SERIES (a mode, the floor, a rung; +client, -aa) serves SCENARIO (app's GET /scenarios)."""
     return plan.base_of(series) in table().series_for(scenario)
 
 

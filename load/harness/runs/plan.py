@@ -219,6 +219,7 @@ def settings(args, rng=random):
     s.tools = _csv(args.tools) or s.tools
     s.duration = args.duration or s.duration
     s.warmup = args.warmup or s.warmup
+    env.setdefault("DELAY", sc.default("DELAY"))   # the app's catalogue
     s.env = env
     # the settings of the app that a preset names (E2, E3: the reactive cpu guard) reach every app it starts
     s.app_env = {k: v for k, v in env.items() if k.startswith(("BENCH_", "QUARKUS_"))}

@@ -11,7 +11,7 @@ QUICK = {"DURATION": (8, 30), "WARMUP": (3, 10), "OVERLOAD_TIMEOUT": ("5s", "10s
 DEFAULTS = {"RATE_WORKER": 4000, "RATE_VIRTUAL": 10000, "RATE_REACTIVE": 16000, "OVERLOAD_WORKERS": 6000,
             "RECOVERY_LIMIT": 10, "RECOVERY_GIVE_UP": 40, "SIGTERM_RATE": 1000, "SIGTERM_AFTER": 3,
             "SIGTERM_LIMIT": 12, "CHECKOUT_RATE": 100, "CHECKOUT_TIMEOUT": "60s", "OUTAGE": 3, "DB_DOWN_LIMIT": 5,
-            "WARMUP_RATE": 300, "DELAY": 100}
+            "WARMUP_RATE": 300}
 TEXT = {"OVERLOAD_TIMEOUT", "CHECKOUT_TIMEOUT"}
 # params.json's names of the settings that are not their lower-case name (a unit added)
 PARAM_NAMES = {k: k.lower() + "_s" for k in ("DURATION", "RECOVERY_LIMIT", "SIGTERM_AFTER", "SIGTERM_LIMIT",
@@ -26,6 +26,7 @@ def settings(args):
     given = lambda k, v: str(v) if getattr(args, k.lower(), None) is None else getattr(args, k.lower())  # noqa: E731
     p = {k: given(k, v[0] if args.quick else v[1]) for k, v in QUICK.items()}
     p |= {k: given(k, v) for k, v in DEFAULTS.items()}
+    p["DELAY"] = given("DELAY", table().default("DELAY"))   # the app's catalogue
     if args.duration:
         p["DURATION"] = args.duration
     for k, v in p.items():

@@ -39,6 +39,15 @@ class DelayProfileTest {
                 .body("checks.findAll { it.data != null }", empty());
     }
 
+    /** The catalogue is served without a database: the load harness reads it from this profile before a run. */
+    @Test
+    void servesTheCatalogue() {
+        given().when().get("/scenarios").then().statusCode(200)
+                .body("find { it.name == 'io' }.params.name", org.hamcrest.Matchers.hasItems("delay", "calls"))
+                .body("find { it.name == 'io' }.series.name", org.hamcrest.Matchers.hasItems("virtual", "floor",
+                        "ladder-rest"));
+    }
+
     /** The scenarios need the database this profile does not have: their routes are absent, not broken. */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"/virtual/db", "/worker/slow-query", "/reactive/orders/1",

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.vtvr.ladder.LadderResource;
+import org.vtvr.scenario.Scenario;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -74,6 +76,13 @@ class LadderTest {
         given().when().options("/ladder/{rung}/io", rung).then().statusCode(204).header("Allow", "GET, HEAD, OPTIONS");
         given().contentType(ContentType.JSON).body("{}").when().post("/ladder/{rung}/io", rung)
                 .then().statusCode(405).header("Allow", "GET, HEAD, OPTIONS");
+    }
+
+    /** The rungs GET /scenarios lists are the endpoints this class serves. */
+    @Test
+    void theCataloguesRungsAreTheEndpoints() {
+        assertThat(LadderResource.RUNGS.stream().map(rung -> LadderResource.path(rung, Scenario.IO)).sorted().toList(),
+                equalTo(LadderResource.paths()));
     }
 
     @Test

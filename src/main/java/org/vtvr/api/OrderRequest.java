@@ -13,6 +13,9 @@ public record OrderRequest(String customer, String sku, Integer quantity) {
     public static final int MIN_QUANTITY = 1;
     public static final int MAX_QUANTITY = 1000;
 
+    /** A body that passes every check, as load scripts send it ({@code GET /scenarios} lists it for checkout). */
+    public static final String EXAMPLE = "{\"customer\":\"alice\",\"sku\":\"SKU-1\",\"quantity\":2}";
+
     /** The shape named in every error about the body. */
     public static final String SHAPE = "{\"customer\": text, \"sku\": text, \"quantity\": " + MIN_QUANTITY + ".."
             + MAX_QUANTITY + "}";

@@ -22,6 +22,7 @@ import org.vtvr.limits.Limits;
 import org.vtvr.reactive.ReactiveScenarios;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Param.Keys;
+import org.vtvr.scenario.Scenario;
 import org.vtvr.scenario.Started;
 
 import java.util.Arrays;
@@ -37,7 +38,8 @@ import static org.vtvr.scenario.Scenario.IO;
 /**
  * The cost ladder's app-side rungs (docs/floor.md): io served by each step between the floor series and a mode as
  * shipped, each rung one change from the one before. Not a product mode: no request gate (the modes' only
- * difference from the last rungs), not in the scenario catalogue, and io only. Rungs answering before the last
+ * difference from the last rungs), in the scenario catalogue only as io's measurement series ({@code GET /scenarios}:
+ * {@link #RUNGS}), and io only. Rungs answering before the last
  * write the floor's JSON ({@link FloorRoutes#answer}) with their own name as {@code mode}. A measurement tool, not
  * public API: left out of the OpenAPI document (mp.openapi.scan.exclude.classes), as the floor's routes are.
  */
@@ -46,6 +48,23 @@ import static org.vtvr.scenario.Scenario.IO;
 public class LadderResource {
 
     static final String ROOT = "/ladder";
+
+    /** The rungs in ladder order (event loop, then virtual thread), as {@code GET /scenarios} lists their series. */
+    public static final List<String> RUNGS = List.of("rest", "rest-client", "gateway", "reactive",
+            "vt", "vt-rest-client", "vt-gateway", "virtual");
+
+    /** The scenarios every rung serves. */
+    public static final List<Scenario> SCENARIOS = List.of(IO);
+
+    /** A rung's series name in the catalogue and the load harness: {@code ladder-<rung>}. */
+    public static String series(String rung) {
+        return "ladder-" + rung;
+    }
+
+    /** The path at which {@code rung} serves {@code scenario}. */
+    public static String path(String rung, Scenario scenario) {
+        return ROOT + "/" + rung + scenario.path();
+    }
 
     /** Every rung's path, read from the endpoints themselves (error.AllowedMethods: their OPTIONS and 405 answers). */
     public static List<String> paths() {

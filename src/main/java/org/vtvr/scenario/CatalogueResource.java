@@ -6,13 +6,19 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.vtvr.config.BenchConfig;
+import org.vtvr.floor.FloorRoutes;
+import org.vtvr.ladder.LadderResource;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * {@code GET /scenarios}: the catalogue as this instance serves it, bounds resolved from its configuration, so load
- * scripts and other clients take the scenario list from the running app instead of keeping their own.
+ * scripts and other clients take the scenario list from the running app instead of keeping their own. Besides the
+ * modes, each entry names every series that serves the scenario with its path: the modes, and the measurement-only
+ * series of docs/floor.md (the floor, the ladder's rungs), and what a load tool sends and expects (body, status).
+ * Served in every profile, the delay-only one too (the load harness reads it there before a run).
  */
 @Path(CatalogueResource.PATH)
 @Produces(MediaType.APPLICATION_JSON)
@@ -20,8 +26,20 @@ public class CatalogueResource {
 
     public static final String PATH = "/scenarios";
 
-    /** One scenario: {@code path} is below each mode's root ({@code /<mode><path>}). */
-    public record Entry(String name, String method, String path, List<String> modes, List<Parameter> params) {
+    /**
+     * One scenario: {@code path} is below each mode's root ({@code /<mode><path>}); {@code status} is a correct
+     * answer's, {@code body} a request body that passes every check (empty: the scenario takes none);
+     * {@code series} every series that serves it, the modes first.
+     */
+    public record Entry(String name, String method, String path, List<String> modes, List<Parameter> params,
+                        int status, String body, List<Series> series) {
+    }
+
+    /**
+     * One series serving a scenario at {@code path}: {@code kind} is {@code mode} (a product mode), {@code floor} or
+     * {@code ladder} (a rung of the cost ladder), the last two measurement tools only (docs/floor.md).
+     */
+    public record Series(String name, String kind, String path) {
     }
 
     /** One parameter; {@code min}/{@code max} for a number ({@code max} null: unbounded), {@code choices} for a word. */
@@ -39,7 +57,26 @@ public class CatalogueResource {
     private Entry entry(Scenario scenario) {
         List<String> modes = Arrays.stream(Mode.values()).filter(scenario.modes()::contains).map(Mode::path).toList();
         return new Entry(scenario.id(), scenario.method(), scenario.path(), modes,
-                scenario.args().stream().map(arg -> parameter(arg.param(), arg.defaultValue())).toList());
+                scenario.args().stream().map(arg -> parameter(arg.param(), arg.defaultValue())).toList(),
+                scenario.status(), scenario.exampleBody(), series(scenario));
+    }
+
+    private static List<Series> series(Scenario scenario) {
+        List<Series> series = new ArrayList<>();
+        for (Mode mode : Mode.values()) {
+            if (scenario.modes().contains(mode)) {
+                series.add(new Series(mode.path(), "mode", "/" + mode.path() + scenario.path()));
+            }
+        }
+        if (FloorRoutes.SCENARIOS.contains(scenario)) {
+            series.add(new Series(FloorRoutes.SERIES, "floor", "/" + FloorRoutes.SERIES + scenario.path()));
+        }
+        if (LadderResource.SCENARIOS.contains(scenario)) {
+            for (String rung : LadderResource.RUNGS) {
+                series.add(new Series(LadderResource.series(rung), "ladder", LadderResource.path(rung, scenario)));
+            }
+        }
+        return series;
     }
 
     private Parameter parameter(Param param, String defaultValue) {

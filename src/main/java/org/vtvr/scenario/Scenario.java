@@ -1,5 +1,7 @@
 package org.vtvr.scenario;
 
+import org.vtvr.api.OrderRequest;
+
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
@@ -86,6 +88,16 @@ public enum Scenario {
 
     public List<Arg> args() {
         return args;
+    }
+
+    /** The status of a correct answer: 201 for checkout's created order ({@link Created}), 200 for the others. */
+    public int status() {
+        return this == CHECKOUT ? 201 : 200;
+    }
+
+    /** A request body that passes every check (JSON text) for a scenario that takes one; empty for the others. */
+    public String exampleBody() {
+        return this == CHECKOUT ? OrderRequest.EXAMPLE : "";
     }
 
     /** The value of {@code param} a request that leaves it out gets. */

@@ -1,0 +1,177 @@
+"""The scenario catalogue as the app serves it (fixtures/scenarios.json, captured from GET /scenarios) turned into
+requests, and `vtvr-harness targets`, which hands them to load/vegeta.sh and load/hey.sh (load/lib.sh)."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from harness import cli
+from harness.infra import catalogue, targets
+from harness.infra.errors import Fatal
+
+LOAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LADDER = ("ladder-rest", "ladder-rest-client", "ladder-gateway", "ladder-reactive", "ladder-vt",
+          "ladder-vt-rest-client", "ladder-vt-gateway", "ladder-virtual")
+
+
+def entries(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def test_the_table_of_the_captured_catalogue():
+    t = catalogue.table()
+    # order needs an id: not a load scenario; pinning's other lock is a scenario of its own
+    assert t.scenarios == ("io", "fanout", "db", "slow-query", "checkout", "cpu", "pinning", "pinning-reentrant")
+    assert t.modes == ("virtual", "worker", "reactive")
+    assert t.ladder == LADDER
+    assert t.series == ("virtual", "worker", "reactive", "floor", *LADDER)
+    assert t.series_for("io") == t.series
+    assert t.series_for("fanout") == ("virtual", "worker", "reactive", "floor")
+    assert t.series_for("pinning-reentrant") == t.modes_for("pinning") == ("virtual", "worker")
+    assert t.request("virtual", "io") == catalogue.Request("GET", "/virtual/io?delay=100&calls=1", 200, "")
+    assert t.request("floor", "fanout").path == "/floor/fanout?delay=100&calls=10"
+    assert t.request("ladder-vt-gateway", "io").path == "/ladder/vt-gateway/io?delay=100&calls=1"
+    assert t.request("worker", "db").path == "/worker/db?queries=1"
+    assert t.request("reactive", "slow-query").path == "/reactive/slow-query?delay=500"
+    assert t.request("reactive", "cpu").path == "/reactive/cpu?n=100000"
+    assert t.request("worker", "pinning").path == "/worker/pinning?delay=100&lock=synchronized"
+    assert t.request("worker", "pinning-reentrant").path == "/worker/pinning?delay=100&lock=reentrant"
+    checkout = t.request("reactive", "checkout")
+    assert (checkout.method, checkout.path, checkout.status) == ("POST", "/reactive/orders?delay=100", 201)
+    assert json.loads(checkout.body) == {"customer": "alice", "sku": "SKU-1", "quantity": 2}
+    assert t.params("io") == "delay=100&calls=1"
+
+
+def test_every_scenario_parameter_sets_its_own_and_defaults_come_from_the_catalogue():
+    t = catalogue.table({"DELAY": 7, "IO_CALLS": 3, "FANOUT_CALLS": 4, "DB_QUERIES": 2, "SLOW_DELAY": 9,
+                         "CPU_N": 11, "PINNING_LOCK": "reentrant", "TIMEOUT": "1s"})
+    assert t.request("worker", "io").path == "/worker/io?delay=7&calls=3"
+    assert t.request("floor", "fanout").path == "/floor/fanout?delay=7&calls=4"
+    assert t.request("worker", "db").path == "/worker/db?queries=2"
+    assert t.request("worker", "slow-query").path == "/worker/slow-query?delay=9"   # SLOW_DELAY, not DELAY
+    assert t.request("worker", "checkout").path == "/worker/orders?delay=7"
+    assert t.request("worker", "cpu").path == "/worker/cpu?n=11"
+    assert t.request("virtual", "pinning").path == "/virtual/pinning?delay=7&lock=reentrant"
+    d = catalogue.table()
+    assert {k: d.default(k) for k in catalogue.PARAMS} == {
+        "DELAY": "100", "IO_CALLS": "1", "FANOUT_CALLS": "10", "DB_QUERIES": "1", "SLOW_DELAY": "500",
+        "CPU_N": "100000", "PINNING_LOCK": "synchronized"}
+    assert catalogue.env_params({"DELAY": "5", "HOME": "/"}) == {"DELAY": "5"}
+
+
+def test_bounds_and_choices_as_the_app_lists_them():
+    p = {x.name: x for x in catalogue.table().params_of["io"]}
+    assert (p["delay"].min, p["delay"].max, p["calls"].default) == (0, 10000, "1")
+    assert catalogue.table().params_of["pinning"][1].choices == ("synchronized", "reentrant")
+
+
+def test_a_new_scenario_or_series_needs_no_change_here(tmp_path, scenario_catalogue):
+    """What the app adds (a scenario, a series, a parameter without an environment name) the table takes as is."""
+    data = entries(scenario_catalogue)
+    io = next(e for e in data if e["name"] == "io")
+    data.append({**io, "name": "io2", "path": "/io2", "params": [*io["params"], {
+        "name": "size", "defaultValue": "3", "min": 1, "max": 9, "maxSetting": "bench.max-size", "choices": None}],
+        "series": [{"name": "virtual", "kind": "mode", "path": "/virtual/io2"},
+                   {"name": "edge", "kind": "floor", "path": "/edge/io2"}]})
+    (tmp_path / "c.json").write_text(json.dumps(data))
+    catalogue.use(file=str(tmp_path / "c.json"))
+    t = catalogue.table({"DELAY": "4"})
+    assert t.scenarios[-1] == "io2" and t.series[-1] == "edge" and t.series_for("io2") == ("virtual", "edge")
+    assert t.request("edge", "io2").path == "/edge/io2?delay=4&calls=1&size=3"
+
+
+def test_lookup_names_what_exists():
+    t = catalogue.table()
+    assert t.lookup("floor", "io").path.startswith("/floor/io?")
+    with pytest.raises(Fatal, match="unknown scenario 'nope' .*io fanout db"):
+        t.lookup("virtual", "nope")
+    with pytest.raises(Fatal, match="unknown mode 'turbo' .*virtual worker reactive floor ladder-rest"):
+        t.lookup("turbo", "io")
+    with pytest.raises(Fatal, match="scenario 'db' has no 'floor' mode .*it has: virtual worker reactive"):
+        t.lookup("floor", "db")
+
+
+def test_read_from_a_running_app(http_server, scenario_catalogue):
+    url, routes = http_server
+    routes["/scenarios"] = (200, entries(scenario_catalogue))
+    catalogue.use(url=url + "/")
+    assert catalogue.table().request("reactive", "io").path == "/reactive/io?delay=100&calls=1"
+    catalogue.use(url=url + "/gone")
+    routes["/gone/scenarios"] = (503, "down")
+    with pytest.raises(Fatal, match="no scenario catalogue from .*/gone/scenarios"):
+        catalogue.table()
+
+
+def test_read_from_the_built_app_started_briefly(tmp_path, scenario_catalogue):
+    """A stand-in for the native runner: says where it listens as Quarkus does, serves /scenarios; stopped after."""
+    app = tmp_path / "app-runner"
+    pidfile = tmp_path / "pid"
+    app.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import http.server, os, sys
+        assert os.environ["QUARKUS_PROFILE"] == "delay" and os.environ["QUARKUS_HTTP_PORT"] == "0"
+        open({str(pidfile)!r}, "w").write(str(os.getpid()))
+        body = open({scenario_catalogue!r}, "rb").read()
+        class H(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200 if self.path == "/scenarios" else 404)
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *a):
+                pass
+        s = http.server.HTTPServer(("127.0.0.1", 0), H)
+        print("started in 0.1s. Listening on: http://127.0.0.1:%d" % s.server_address[1], flush=True)
+        s.serve_forever()
+        """))
+    app.chmod(0o755)
+    assert catalogue.from_app(str(app)) == entries(scenario_catalogue)
+    pid = int(pidfile.read_text())
+    assert not os.path.exists(f"/proc/{pid}") or "zombie" in open(f"/proc/{pid}/status").read().lower()
+    app.write_text(f"#!{sys.executable}\nprint('boom')\n")
+    with pytest.raises(Fatal, match="(?s)did not serve its scenario catalogue.*boom"):
+        catalogue.from_app(str(app), timeout_s=10)
+
+
+def test_targets_prints_the_request_of_the_app_at_app_url(http_server, scenario_catalogue, monkeypatch, capsys):
+    url, routes = http_server
+    routes["/scenarios"] = (200, entries(scenario_catalogue))
+    given = ["--app-url", url, "--param", "DELAY=25"]
+    assert cli.main(["targets", *given, "checkout", "worker"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "POST", "/worker/orders?delay=25", "201", '{"customer":"alice","sku":"SKU-1","quantity":2}']
+    assert cli.main(["targets", *given, "io", "ladder-vt"]) == 0
+    assert capsys.readouterr().out == "GET\n/ladder/vt/io?delay=25&calls=1\n200\n\n"
+    assert cli.main(["targets", *given, "db", "floor"]) == 1
+    assert "scenario 'db' has no 'floor' mode" in capsys.readouterr().err
+    assert cli.main(["targets", "-h"]) == 0
+    assert "Usage: vtvr-harness targets" in capsys.readouterr().out
+    with pytest.raises(Fatal, match="spans lines"):
+        targets.lines(catalogue.Request("POST", "/x", 201, "{\n}"))
+
+
+def test_the_scripts_take_their_request_from_targets(http_server, scenario_catalogue, tmp_path):
+    """load/lib.sh vtvr_request and vtvr_target, as vegeta.sh and hey.sh call them."""
+    url, routes = http_server
+    routes["/scenarios"] = (200, entries(scenario_catalogue))
+    script = textwrap.dedent("""\
+        . ./lib.sh
+        base="$1" work="$2"
+        vtvr_request reactive checkout
+        printf '%s|%s|%s|%s\\n' "$REQ_METHOD" "$REQ_PATH" "$REQ_STATUS" "$REQ_BODY"
+        vtvr_target floor io "$work"
+        vtvr_target worker checkout "$work" && cat "$work/checkout.json" && echo
+        vtvr_request floor db || echo "refused"
+        """)
+    r = subprocess.run(["bash", "-c", script, "test", url, str(tmp_path)], cwd=LOAD, capture_output=True, text=True,
+                       env={**os.environ, "PYTHON": sys.executable, "DELAY": "3"})
+    assert r.stdout.splitlines() == [
+        'POST|/reactive/orders?delay=3|201|{"customer":"alice","sku":"SKU-1","quantity":2}',
+        f"GET {url}/floor/io?delay=3&calls=1", "",
+        f"POST {url}/worker/orders?delay=3", "Content-Type: application/json", f"@{tmp_path}/checkout.json", "",
+        '{"customer":"alice","sku":"SKU-1","quantity":2}',
+        "refused"], r.stderr
+    assert "scenario 'db' has no 'floor' mode" in r.stderr
