@@ -148,7 +148,7 @@ def test_targets_prints_the_request_of_the_app_at_app_url(http_server, scenario_
     assert cli.main(["targets", *given, "db", "floor"]) == 1
     assert "scenario 'db' has no 'floor' mode" in capsys.readouterr().err
     assert cli.main(["targets", "-h"]) == 0
-    assert "Usage: vtvr-harness targets" in capsys.readouterr().out
+    assert "usage: vtvr-harness targets" in capsys.readouterr().out
     with pytest.raises(Fatal, match="spans lines"):
         targets.lines(catalogue.Request("POST", "/x", 201, "{\n}"))
 
