@@ -99,8 +99,8 @@ def test_chaos_quick_interrupted_in_the_overload_round(tmp_path):
 
 
 def test_startup_interrupted_while_the_app_starts(tmp_path):
-    rc, _ = interrupt(tmp_path, ["./startup.sh"], r"delay service: JVM", settle_s=4,
-                      env={"RUNS": "1", "WARMUP_RUNS": "0", "VARIANTS": "jvm", "OUT": str(tmp_path / "startup")})
+    rc, _ = interrupt(tmp_path, ["./startup.sh", "--runs", "1", "--warmup-runs", "0", "--variants", "jvm", "--out",
+                                 str(tmp_path / "startup")], r"delay service: JVM", settle_s=4)
     assert rc == 130
 
 
