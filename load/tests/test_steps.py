@@ -4,6 +4,7 @@ import os
 import pytest
 
 from harness.analysis import steps
+from harness.drivers import vegeta
 from harness.sampling import sample
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
@@ -36,13 +37,15 @@ def test_sub_millisecond_latencies_keep_their_resolution():
 # ------------------------------------------------------------------------------------------- success-only
 def test_vegeta_csv_splits_successes_and_leaves_out_the_ramp_in():
     with open(os.path.join(FIX, "vegeta.csv")) as f:
-        lats, ok, every, codes, errors = steps.vegeta_csv(f.read(), ramp_in_s=0.05)
+        res = vegeta.from_csv(f.read(), ramp_in_s=0.05)
     # the first request (t = 1.0 s) opens the 50 ms ramp-in: the 1.1 s and later ones count
-    assert lats == [102.0, 3.0, 104.0, 10000.0, 106.0]
-    assert ok == [102.0, 104.0, 106.0]          # neither the fast 503 nor the timeout (code 0, error)
-    assert len(every) == 6
-    assert codes == {"200": 4, "503": 1, "0": 1}
-    assert len(errors) == 2
+    assert res.requests == 5 and res.max_ms == 10000.0 and res.mean_ms == pytest.approx(2063.0)
+    assert res.all_ms.get_total_count() == 5 and res.percentile_ms(0, ok_only=False) == pytest.approx(3.0, rel=1e-3)
+    assert res.ok == 3                           # neither the fast 503 nor the timeout (code 0, error)
+    assert res.percentile_ms(100) == pytest.approx(106.0, rel=1e-3)
+    assert res.every_ms.get_total_count() == 6
+    assert res.status == {"200": 4, "503": 1, "0": 1}
+    assert len(res.errors) == 2
 
 
 def test_hey_step_reports_success_only_latency_beside_all_answers():

@@ -1,12 +1,11 @@
 """One step folder's raw results (Vegeta or hey, process samples, /q/metrics) -> one row of figures; the rows' order."""
-import csv
-import io
 import json
 import os
 import shutil
-import subprocess
 
 from harness.analysis.model import FIELDS, TEXT_FIELDS, StepRow  # noqa: F401  (FIELDS, TEXT_FIELDS: readers')
+from harness.drivers import hey
+from harness.drivers.vegeta import Vegeta
 from harness.infra.numbers import percentile, percentiles, rnd  # noqa: F401  (the rows' helpers, here for their readers)
 from harness.infra.settings import ENV
 from harness.sampling.sample import jvm_metrics
@@ -60,54 +59,14 @@ def params_of(params):
 
 
 # ---------------------------------------------------------------------------------------------- one step
-def vegeta_latencies(step, ramp_in_s=0.0):
-    """-> (latencies in ms of the requests sent after the first RAMP_IN_S seconds, of those that succeeded, of all
-    requests, status counts, errors) from results.bin, or None without vegeta. Status counts and errors cover
-    every request."""
-    binf, vb = os.path.join(step, "results.bin"), vegeta_bin()
-    if not (vb and os.path.exists(binf)):
+def vegeta_result(step, ramp_in_s=0.0):
+    """The drivers.base.Result of the step's results.bin (the requests sent after the first RAMP_IN_S seconds), or
+    None without a vegeta binary."""
+    vb = vegeta_bin()
+    if not (vb and os.path.exists(os.path.join(step, "results.bin"))):
         return None
-    with open(binf, "rb") as f:
-        out = subprocess.run([vb, "encode", "-to", "csv"], stdin=f, capture_output=True, check=False)
-    if out.returncode != 0:
-        return None
-    return vegeta_csv(out.stdout.decode("utf-8", "replace"), ramp_in_s)
-
-
-def vegeta_csv(text, ramp_in_s=0.0):
-    """vegeta_latencies from the text of `vegeta encode -to csv` (timestamp ns, code, latency ns, bytes out, bytes
-    in, error, ...); a success is what Vegeta counts as one: a 2xx/3xx status without an error."""
-    sent, codes, errors = [], {}, {}
-    for row in csv.reader(io.StringIO(text)):
-        if len(row) < 6:
-            continue
-        sent.append((int(row[0]), int(row[2]) / 1e6, 200 <= int(row[1]) < 400 and not row[5]))
-        codes[row[1]] = codes.get(row[1], 0) + 1
-        if row[5]:
-            errors[row[5]] = errors.get(row[5], 0) + 1
-    start = min((t for t, _, _ in sent), default=0) + ramp_in_s * 1e9
-    return ([ms for t, ms, _ in sent if t >= start], [ms for t, ms, ok in sent if t >= start and ok],
-            [ms for _, ms, _ in sent], codes, errors)
-
-
-def hey_rows(path):
-    """-> list of (latency ms, status, end offset s) of the answered requests in a hey CSV (plain numbers, so
-    split() is enough: a fast error flood can leave millions of rows)."""
-    rows = []
-    with open(path) as f:
-        head = f.readline().strip().split(",")
-        try:
-            i_lat, i_code, i_off = head.index("response-time"), head.index("status-code"), head.index("offset")
-        except ValueError:
-            return rows
-        for line in f:
-            r = line.split(",")
-            try:
-                lat = float(r[i_lat])
-                rows.append((lat * 1000.0, int(r[i_code]), float(r[i_off]) + lat))
-            except (IndexError, ValueError):
-                continue
-    return rows
+    res = Vegeta(vb).result(os.path.join(step, "results"), ramp_in_s)
+    return res if res.every_ms.get_total_count() else None
 
 
 def resource_figures(step):
@@ -218,7 +177,7 @@ def step_figures(step, worker_pool):
         if rep is None:
             row["flags"] = "NO_RESULTS"
             return row
-        raw = vegeta_latencies(step, float(meta.get("ramp_in_s") or 0))
+        raw = vegeta_result(step, float(meta.get("ramp_in_s") or 0))
         n = rep.get("requests", 0)
         row["requests"] = n
         row["send_rps"] = rnd(rep.get("rate"))
@@ -227,15 +186,12 @@ def step_figures(step, worker_pool):
         ok = round(rep.get("success", 0) * n)
         lat = rep.get("latencies", {})
         if raw:
-            lats, ok_lats, all_lats, codes, errs = raw
-            pc = percentiles(lats, (50, 90, 99, 99.9))
             for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
-                row[key] = rnd(pc[p], 2)
-            pc = percentiles(ok_lats, (50, 99))
-            row["p50_ok_ms"], row["p99_ok_ms"] = rnd(pc[50], 2), rnd(pc[99], 2)
-            row["p99_all_ms"] = rnd(percentile(all_lats, 99), 2)
-            row["max_ms"] = rnd(max(lats), 2) if lats else None
-            row["mean_ms"] = rnd(sum(lats) / len(lats), 2) if lats else None
+                row[key] = rnd(raw.percentile_ms(p, ok_only=False), 2)
+            row["p50_ok_ms"], row["p99_ok_ms"] = rnd(raw.percentile_ms(50), 2), rnd(raw.percentile_ms(99), 2)
+            row["p99_all_ms"] = rnd(raw.percentile_ms(99, histogram=raw.every_ms), 2)
+            row["max_ms"], row["mean_ms"] = rnd(raw.max_ms, 2), rnd(raw.mean_ms, 2)
+            codes, errs = raw.status, raw.errors
         else:
             for key, src in (("p50_ms", "50th"), ("p90_ms", "90th"), ("p99_ms", "99th"), ("max_ms", "max"),
                              ("mean_ms", "mean")):
@@ -259,7 +215,7 @@ def step_figures(step, worker_pool):
         if not os.path.exists(path):
             row["flags"] = "NO_RESULTS"
             return row
-        rows = hey_rows(path)
+        rows = hey.rows(path)
         lats = [r[0] for r in rows]
         pc = percentiles([r[0] for r in rows if 200 <= r[1] < 400], (50, 99))
         row["p50_ok_ms"], row["p99_ok_ms"] = rnd(pc[50], 2), rnd(pc[99], 2)

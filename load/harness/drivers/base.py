@@ -36,23 +36,35 @@ class Result:
     requests: int = 0
     status: dict = field(default_factory=dict)      # "200" -> count; "0" for no answer
     errors: dict = field(default_factory=dict)      # error text -> count
-    all_ms: HdrHistogram = field(default_factory=lambda: histogram())
-    ok_ms: HdrHistogram = field(default_factory=lambda: histogram())
+    all_ms: HdrHistogram = field(default_factory=lambda: histogram())     # the measured requests (after a ramp-in)
+    ok_ms: HdrHistogram = field(default_factory=lambda: histogram())      # the successes among them
+    every_ms: HdrHistogram = field(default_factory=lambda: histogram())   # every request, the ramp-in's too
+    max_ms: float | None = None                     # exact, of the measured requests
+    sum_ms: float = 0.0
     send_rate: float | None = None                  # requests/s the tool sent (None: a closed-model tool)
 
     @property
     def ok(self):
         return self.ok_ms.get_total_count()
 
-    def record(self, ms, ok):
-        v = max(1, round(ms * 1000))              # microseconds: sub-millisecond answers keep their size
-        self.all_ms.record_value(min(v, HIGHEST_MS * 1000))
+    def record(self, ms, ok, measured=True):
+        v = min(max(1, round(ms * 1000)), HIGHEST_MS * 1000)   # microseconds: sub-millisecond answers keep their size
+        self.every_ms.record_value(v)
+        if not measured:
+            return
+        self.requests += 1
+        self.all_ms.record_value(v)
+        self.max_ms, self.sum_ms = max(self.max_ms or 0.0, ms), self.sum_ms + ms
         if ok:
-            self.ok_ms.record_value(min(v, HIGHEST_MS * 1000))
+            self.ok_ms.record_value(v)
 
-    def percentile_ms(self, p, ok_only=True):
-        h = self.ok_ms if ok_only else self.all_ms
+    def percentile_ms(self, p, ok_only=True, histogram=None):
+        h = histogram or (self.ok_ms if ok_only else self.all_ms)
         return h.get_value_at_percentile(p) / 1000 if h.get_total_count() else None
+
+    @property
+    def mean_ms(self):
+        return self.sum_ms / self.requests if self.requests else None
 
 
 def histogram():

@@ -91,9 +91,7 @@ def from_csv(text, ramp_in_s=0.0):
             res.errors[err] = res.errors.get(err, 0) + 1
     start = min((t for t, *_ in sent), default=0) + ramp_in_s * 1e9
     for t, code, ms, err in sent:
-        if t >= start:
-            res.requests += 1
-            res.record(ms, 200 <= code < 400 and not err)
+        res.record(ms, 200 <= code < 400 and not err, measured=t >= start)
     if len(sent) > 1:
         span = (max(t for t, *_ in sent) - min(t for t, *_ in sent)) / 1e9
         res.send_rate = (len(sent) - 1) / span if span > 0 else None

@@ -26,7 +26,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.parse
@@ -35,11 +34,8 @@ from dataclasses import dataclass
 
 from harness.infra import procs
 from harness.infra.errors import Fatal
-from harness.infra.settings import ENV
+from harness.infra.tools import JAR, LOAD_DIR, ROOT, ensure_jar, java_home, native_runner  # noqa: F401
 
-LOAD_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ROOT = os.path.dirname(LOAD_DIR)
-JAR = os.path.join(ROOT, "target", "quarkus-app", "quarkus-run.jar")
 CACHE = os.path.join(ROOT, "target", "vtvr-catalogue.json")
 
 # environment name -> (the catalogue's parameter, the scenarios it sets; None: every scenario with that parameter
@@ -149,43 +145,23 @@ def use(url=None, file=None):
 
 def fetch(url, timeout=10.0):
     """GET URL/scenarios -> the catalogue (a list of entries); Fatal when the app does not answer it."""
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    code, body = procs.fetch(url.rstrip("/") + "/scenarios", timeout)
     try:
-        with opener.open(url.rstrip("/") + "/scenarios", timeout=timeout) as r:
-            return json.loads(r.read())
-    except (OSError, ValueError) as e:
-        raise Fatal(f"no scenario catalogue from {url}/scenarios ({e}); is the app running there?") from None
-
-
-def _java():
-    home = ENV.java_home
-    if home and os.access(os.path.join(home, "bin", "java"), os.X_OK):
-        return os.path.join(home, "bin", "java")
-    r = subprocess.run(["bash", "-c", f'. "{LOAD_DIR}/tools.sh" && find_jdk && printf %s "$JAVA_HOME"'],
-                       stdout=subprocess.PIPE, text=True)
-    if r.returncode:
-        raise Fatal("no JDK to start the app for its scenario catalogue (see above)")
-    return os.path.join(r.stdout, "bin", "java")
+        if code == 200:
+            return json.loads(body)
+    except ValueError:
+        pass
+    raise Fatal(f"no scenario catalogue from {url}/scenarios (status {code}); is the app running there?")
 
 
 def _binary():
-    """The built app: the jar, else a native runner; a missing one is built first."""
-    target = os.path.join(ROOT, "target")
-    if not os.path.isfile(JAR):
-        runners = sorted(f for f in os.listdir(target) if f.endswith("-runner")) if os.path.isdir(target) else []
-        if runners:
-            return os.path.join(target, runners[0])
-        print(f"[{time.strftime('%H:%M:%S')}] building the app for its scenario catalogue "
-              "(./mvnw -B -q package -DskipTests)", file=sys.stderr, flush=True)
-        r = subprocess.run(["./mvnw", "-B", "-q", "package", "-DskipTests"], cwd=ROOT, capture_output=True, text=True)
-        if r.returncode or not os.path.isfile(JAR):
-            raise Fatal(f"the build for the scenario catalogue failed:\n{(r.stdout + r.stderr)[-3000:]}")
-    return JAR
+    """The built app: the jar (built first when missing), else a native runner."""
+    return JAR if os.path.isfile(JAR) else native_runner() or ensure_jar(sources=())
 
 
 def from_app(binary, timeout_s=120):
     """Starts BINARY (jar or native runner) as the delay service on a free port, reads its catalogue, stops it."""
-    cmd = [_java(), "-jar", binary] if binary.endswith(".jar") else [binary]
+    cmd = [os.path.join(java_home(), "bin", "java"), "-jar", binary] if binary.endswith(".jar") else [binary]
     env = procs.child_env({"QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": "0"})
     with tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)

@@ -6,9 +6,9 @@ import subprocess
 import sys
 
 from harness.infra import procs
-from harness.infra.catalogue import LOAD_DIR
 from harness.infra.errors import Fatal
 from harness.infra.procs import log
+from harness.infra.tools import LOAD_DIR
 
 DB_SH = os.path.join(LOAD_DIR, "db.sh")
 

@@ -19,7 +19,6 @@ OVERRIDES = {
     "VEGETA_VERSION": ("vegeta_version", "v12.12.0"),
     "MARIADB_VERSION": ("mariadb_version", "11.4.5"),
     "TMPDIR": ("tmpdir", ""),
-    "JAVA_HOME": ("java_home", ""),            # a JDK 21+ (else load/tools.sh finds one)
 }
 
 
@@ -36,7 +35,6 @@ class Env:
     vegeta_version: str
     mariadb_version: str
     tmpdir: str
-    java_home: str
 
     @classmethod
     def read(cls, environ=None):

@@ -5,10 +5,10 @@ import subprocess
 import sys
 
 from harness.infra import procs
-from harness.infra.catalogue import LOAD_DIR
 from harness.infra.errors import Fatal
 from harness.infra.procs import log
 
+LOAD_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROOT = os.path.dirname(LOAD_DIR)
 JAR = os.path.join(ROOT, "target", "quarkus-app", "quarkus-run.jar")
 
@@ -41,15 +41,19 @@ def newer_than(ref, paths):
     return ""
 
 
-def ensure_jar(ps, build_log, rebuild=False, no_build=False, sources=("src", "pom.xml")):
-    """The app's jar, built (`./mvnw -B -q package -DskipTests`) when missing, older than SOURCES, or REBUILD."""
+def ensure_jar(ps=None, build_log=None, rebuild=False, no_build=False, sources=("src", "pom.xml")):
+    """The app's jar, built (`./mvnw -B -q package -DskipTests`, through PS when given) when missing, older than
+    SOURCES, or REBUILD."""
     stale = newer_than(JAR, sources) if os.path.isfile(JAR) else ""
     if not no_build and (rebuild or not os.path.isfile(JAR) or stale):
         log(f"building the app ({stale + ' is newer than the jar; ' if stale else ''}"
             "./mvnw -B -q package -DskipTests)")
-        if ps.run("build", ["./mvnw", "-B", "-q", "package", "-DskipTests"], cwd=ROOT, log_path=build_log):
-            sys.stderr.write(procs.tail(build_log, 30))
-            raise Fatal(f"build failed, see {build_log}")
+        argv = ["./mvnw", "-B", "-q", "package", "-DskipTests"]
+        rc = ps.run("build", argv, cwd=ROOT, log_path=build_log) if ps else \
+            subprocess.run(argv, cwd=ROOT, stdout=sys.stderr).returncode
+        if rc:
+            sys.stderr.write(procs.tail(build_log, 30) if build_log else "")
+            raise Fatal(f"build failed{', see ' + build_log if build_log else ''}")
     return JAR if os.path.isfile(JAR) else None
 
 

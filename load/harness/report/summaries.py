@@ -25,8 +25,9 @@ import os
 import re
 import sys
 
-from harness.analysis.steps import hey_rows, one_line, percentile, read_json, step_row, worker_ceiling
+from harness.analysis.steps import one_line, percentile, read_json, step_row, worker_ceiling
 from harness.analysis.verdicts import median_rows, saturation, saturation_args, saturation_over_runs
+from harness.drivers import hey
 from harness.report import archive, verdict_report
 from harness.report.charts import series_for, svg_chart
 from harness.report.pages import CSS, standalone  # noqa: F401  (runs/scale.py reads them here)
@@ -100,7 +101,7 @@ def render(result):
 
 
 def hey_summary(path):
-    rows = hey_rows(path)
+    rows = hey.rows(path)
     if not rows:
         print("no answered requests")
         return

@@ -6,9 +6,9 @@ import os
 import sys
 from datetime import datetime
 
-from harness.infra.catalogue import LOAD_DIR
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
+from harness.infra.tools import LOAD_DIR
 from harness.runs import interleave, plan, scale
 from harness.runs.sequential import Sequential, report_cli
 

@@ -8,11 +8,10 @@ import sys
 from datetime import datetime
 
 from harness.infra import procs
-from harness.infra.catalogue import LOAD_DIR
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
-from harness.infra.tools import ROOT, bash_env
+from harness.infra.tools import LOAD_DIR, ROOT, bash_env
 
 # Smaller limits than the app's defaults, so no generated request waits seconds; the document reads them from the
 # configuration, so it still describes the running app exactly

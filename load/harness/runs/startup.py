@@ -18,11 +18,11 @@ from datetime import datetime
 import psutil
 
 from harness.infra import procs
-from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.catalogue import table
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
-from harness.infra.tools import ROOT, bash_env
+from harness.infra.tools import LOAD_DIR, ROOT, bash_env
 from harness.sampling import machine
 
 METRICS = [("first_ok_ms", "first 200 (ms)"), ("cpu_first_ms", "CPU to first 200 (ms)"),

@@ -14,12 +14,12 @@ from datetime import datetime
 from harness.drivers import Vegeta
 from harness.drivers.base import Load
 from harness.infra import procs
-from harness.infra.catalogue import LOAD_DIR, table
+from harness.infra.catalogue import table
 from harness.infra.durations import parse_ms
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
-from harness.infra.tools import ROOT, bash_env, newer_than
+from harness.infra.tools import LOAD_DIR, ROOT, bash_env, newer_than
 from harness.runs.chaos import chaos
 from harness.runs.chaos.params import CHECKS, DEFAULTS, PARAM_NAMES, QUICK, figure_line, settings, sleep_until  # noqa: F401
 
