@@ -21,6 +21,7 @@ from harness.infra import procs
 from harness.infra.catalogue import LOAD_DIR
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
+from harness.report import scale_report
 from harness.report import summaries as report
 from harness.report.charts import mode_color, svg_chart
 from harness.runs import burst, plan
@@ -701,11 +702,7 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
     for name, chart in zip(CHART_FILES, charts):   # on their own too, for pages that show one
         with open(os.path.join(out, name), "w") as f:
             f.write(report.standalone(chart))
-    body = "".join(f"<div>{c}</div>" for c in charts)
-    md = "\n".join(lines).replace("&", "&amp;").replace("<", "&lt;")
-    with open(os.path.join(out, "report.html"), "w") as f:
-        f.write(f"<!doctype html><meta charset=utf-8><title>scale</title><style>{report.CSS}</style>"
-                f"<h1>Requests in flight: what each waiting request costs</h1>{body}<pre>{md}</pre>")
+    scale_report.write_html(out, charts, lines)
     print(f"{len(rows)} levels -> {out}/summary.json, summary.md, report.html")
 
 
