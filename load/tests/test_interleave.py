@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from harness import cli
-from harness.analysis import stats, steps, trials
+from harness.analysis import model, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.infra.errors import Fatal
 from harness.report import summaries as report
@@ -67,12 +67,12 @@ def test_jvm_opts_go_to_one_series_and_bad_ones_are_clear_errors():
 
 def test_a_trial_record_comes_from_its_step_row():
     row = steps.step_row(os.path.join(FIXTURES, "vegeta-ok"), 200)
-    rec = trials.record_of({"block": 3, "series": "virtual"}, row, 0, 6.0)
+    rec = model.TrialRecord.of_step({"block": 3, "series": "virtual"}, row, 0, 6.0)
     assert rec["block"] == 3 and rec["error"] is None and rec["duration_s"] == 6.0
     assert rec["ok"] == round(row["requests"] * row["success_pct"] / 100)
     assert (rec["cpu_ms_per_req"], rec["p99_ok_ms"], rec["rss_mib"]) == (row["cpu_ms_per_req"], row["p99_ok_ms"],
                                                                          row["rss_peak_mib"])
-    assert trials.record_of({}, row, 124, 6.0)["error"] == "load tool exit 124"
+    assert model.TrialRecord.of_step({}, row, 124, 6.0)["error"] == "load tool exit 124"
 
 
 def synthetic_run(tp, blocks, cpu_factor, seed=1):
@@ -90,7 +90,7 @@ def synthetic_run(tp, blocks, cpu_factor, seed=1):
                 row = {"requests": int(t.rate * 4), "success_pct": 100.0, "cpu_ms_per_req": cpu,
                        "p99_ok_ms": 110 * math.exp(rng.normal(0, 0.03)), "rss_peak_mib": 400 + rng.normal(0, 4),
                        "flags": ""}
-                out.append(trials.record_of(rec, row, 0, 4.0))
+                out.append(model.TrialRecord.of_step(rec, row, 0, 4.0))
     return out
 
 

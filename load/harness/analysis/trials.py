@@ -198,18 +198,6 @@ def should_stop(plan_looks, blocks, undecided, budget_left):
     return blocks in plan_looks and undecided == 0
 
 
-def record_of(trial_rec, row, rc, window_s):
-    """The trial record (docs/statistics.md) of one series' trial from its step row; ERROR when the tool failed."""
-    n = row.get("requests") or 0
-    ok = round(n * (row.get("success_pct") or 0) / 100)
-    err = f"load tool exit {rc}" if rc else ("no results" if "NO_RESULTS" in (row.get("flags") or "") else None)
-    # successes over the send window (a Vegeta trial's ramp-in sends too): two series that serve every request
-    # have the same ok_rate, whatever their latency (which the p99 target judges)
-    return {**trial_rec, "requests": n, "ok": ok, "duration_s": window_s,
-            "cpu_ms_per_req": row.get("cpu_ms_per_req"), "p99_ok_ms": row.get("p99_ok_ms"),
-            "rss_mib": row.get("rss_peak_mib"), "error": err, "step": row.get("step")}
-
-
 def settling(warm, measured, block):
     """The median over series and steps of a warm trial's CPU per request over the same series' and step's in
     BLOCK (the first measured block after a start): about 1 when the warm block left the apps steady."""

@@ -5,6 +5,7 @@ import os
 from harness.analysis import burst
 from harness.analysis.scale import ceiling, targets
 from harness.analysis.steps import fmt
+from harness.report import pages
 from harness.report import summaries as report
 from harness.report.charts import mode_color, svg_chart
 
@@ -118,9 +119,11 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
     for name, chart in zip(CHART_FILES, charts):   # on their own too, for pages that show one
         with open(os.path.join(out, name), "w") as f:
             f.write(report.standalone(chart))
-    body = "".join(f"<div>{c}</div>" for c in charts)
-    md = "\n".join(lines).replace("&", "&amp;").replace("<", "&lt;")
-    with open(os.path.join(out, "report.html"), "w") as f:
-        f.write(f"<!doctype html><meta charset=utf-8><title>scale</title><style>{report.CSS}</style>"
-                f"<h1>Requests in flight: what each waiting request costs</h1>{body}<pre>{md}</pre>")
+    write_html(out, charts, lines)
     print(f"{len(rows)} levels -> {out}/summary.json, summary.md, report.html")
+
+
+def write_html(out, charts, md_lines):
+    """OUT/report.html (templates/scale.html.j2): CHARTS (inline SVG strings) above the text of summary.md."""
+    with open(os.path.join(out, "report.html"), "w") as f:
+        f.write(pages.render("scale.html.j2", charts=charts, md="\n".join(md_lines)))

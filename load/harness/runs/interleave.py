@@ -9,7 +9,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from harness.analysis import ladder, stats, steps, trials
+from harness.analysis import ladder, model, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.drivers.base import Load
 from harness.infra import procs
@@ -265,7 +265,7 @@ class Interleaved:
                             f"see {self.out}/logs")
             row = steps.step_row(d, WORKER_POOL)
             window_s = s.duration_ms / 1000 + (s.ramp_ms / 1000 if tool == "vegeta" else 0)
-            out.append(trials.record_of(rec, row, rc, window_s))
+            out.append(model.TrialRecord.of_step(rec, row, rc, window_s))
             if rc:
                 log(f"trial {os.path.basename(d)}: load tool exit {rc}")
         if s.settle_s:
