@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Measures every scenario in the three execution models (Vegeta rate sweep, hey concurrency sweep, the server's
-# cost per step) and writes the report; starts and stops all it needs. Options: load/compare.sh -h. The runner is
-# the harness package (load/harness/compare.py, docs/harness.md); this launcher installs it into load/.venv.
+# Measures the scenarios in the three execution models (Vegeta and hey, the server's cost per step or trial) and
+# writes the report; starts and stops all it needs. Every option is a flag: load/compare.sh -h, e.g.
+#   load/compare.sh --experiment scale --app-java-opts=-XX:+UseG1GC   (a value starting with '-' needs the '=')
+# The environment only overrides ports, the database, the cache, vegeta and JAVA_HOME (docs/harness.md
+# "Environment"). The runner is the harness package (load/harness/runs/compare.py, docs/harness.md); this launcher
+# installs it into load/.venv.
 set -euo pipefail
 . "$(dirname "$0")/tools.sh"
 ensure_python
