@@ -104,8 +104,10 @@ def chaos_parser():
     p = Parser("chaos", "The fault checks: overload and recovery, SIGTERM under load, checkout through delay-service "
                "and database outages, hostile clients (docs/faults.md); a private database, delay service and app.")
     p.add_argument("--quick", action="store_true", help="shorter checks (about 2 minutes)")
-    p.add_argument("--checks", "--check", dest="checks", default="hostile,overload,sigterm,checkout")
-    p.add_argument("--modes", "--mode", dest="modes", default="worker,virtual,reactive")
+    p.add_argument("--checks", "--check", dest="checks", default="hostile,overload,sigterm,checkout",
+                   help="comma-separated checks [hostile,overload,sigterm,checkout]")
+    p.add_argument("--modes", "--mode", dest="modes", default="worker,virtual,reactive",
+                   help="comma-separated modes [worker,virtual,reactive]")
     p.add_argument("--out", help="where results go [load/results/chaos-<timestamp>]")
     p.add_argument("--app-java-opts", default="", help="JVM flags of the app [none]")
     p.add_argument("--delay-java-opts", default="", help="JVM flags of the delay service [none]")

@@ -1,7 +1,7 @@
 """Shares of async-profiler collapsed stacks by thread kind, and by code inside the serving threads (event loops,
 carriers, workers): docs/blocking-client.md "Profile of one measured step" and docs/tuning.md.
 
-Usage: python -m harness.buckets FILE.collapsed[.gz] ...
+Usage: python -m harness.analysis.buckets FILE.collapsed[.gz] ...
 """
 import collections
 import gzip

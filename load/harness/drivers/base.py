@@ -1,4 +1,4 @@
-"""The load drivers' one interface (docs/harness.md "Drivers"): send one request shape to a URL at a rate (the open
+"""The load drivers' one interface (docs/harness.md, the picture): send one request shape to a URL at a rate (the open
 model) or with a number in flight (the closed model) for a duration, then read back one Result. Adding a driver is
 one module with a class of this shape (`name`, `model`, `start`, `finish`, `result`) and its test."""
 from __future__ import annotations

@@ -54,7 +54,7 @@ EXPERIMENTS = {
                    budget="15m", restart_every=10 ** 6,
                    modes=",".join(dict.fromkeys(s for rungs in ladder.LADDERS.values() for s in rungs)),
                    quick=dict(modes="floor,ladder-rest-client,reactive", rates=(500,))),
-    # io held at 1,000 .. 100,000 requests in flight over HTTP/1.1 and h2c: its own plan (harness/scale.py)
+    # io held at 1,000 .. 100,000 requests in flight over HTTP/1.1 and h2c: its own plan (runs/scale.py)
     "scale": dict(scenarios="io", tools="vegeta", aa="none"),
 }
 # The cost experiment's own plan: the work per request varies, not the load

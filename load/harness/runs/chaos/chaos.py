@@ -1,5 +1,5 @@
 """The fault checks' probes and analysis (load/chaos.sh): targets, recovery and smoke probes, the checkout bookkeeping,
-check records and the run's summary. harness/chaos/run.py calls these functions; `python -m harness.chaos.chaos
+check records and the run's summary. runs/chaos/run.py calls these functions; `python -m harness.runs.chaos.chaos
 SUBCOMMAND -h` runs one by hand.
 
   targets  Vegeta JSON targets, POST BASE+PATH round-robin over the paths, each with its own customer tag
@@ -281,7 +281,7 @@ def summary(out, incomplete=False):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m harness.chaos.chaos", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m harness.runs.chaos.chaos", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("targets")

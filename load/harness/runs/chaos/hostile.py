@@ -11,7 +11,7 @@ Writes one check record per sub-check into the checks folder (the format of chao
                   the other modes 200; once the client hangs up, admission_in_flight must be back to 0 within 5 s and
                   reactive must answer 200 again
 
-run() is what harness/chaos/run.py calls; `python -m harness.chaos.hostile --base URL --checks DIR [--flood S]
+run() is what runs/chaos/run.py calls; `python -m harness.runs.chaos.hostile --base URL --checks DIR [--flood S]
 [--idle N]` runs it by hand.
 """
 import argparse
