@@ -14,11 +14,11 @@ Where the catalogue comes from, once per process (then cached in memory):
      --app-url shows the running app's.
   3. tests name a captured answer: `use(file=...)` (tests/fixtures/scenarios.json).
 
-The scenario parameters have one name each (PARAMS: compare's flags --delay, --io-calls, ... lower-cased, and the
-environment variables of vegeta.sh and hey.sh); PARAM_ENV maps each onto the catalogue's parameter of the scenarios it sets, the one place that does. A parameter
-left unset takes the catalogue's default. A word parameter's other choices make scenarios of their own: pinning's
-lock=reentrant is `pinning-reentrant`. A scenario with a required parameter the harness cannot fill (order's id)
-is not a load scenario and is left out.
+The scenario parameters have one name each (PARAMS: compare's flags --delay, --io-calls, ... in capitals, and the
+environment variables of vegeta.sh and hey.sh); PARAM_ENV maps each onto the catalogue's parameter of the scenarios
+it sets, the one place that does. A parameter left unset takes the catalogue's default. A word parameter's other
+choices make scenarios of their own: pinning's lock=reentrant is `pinning-reentrant`. A scenario with a required
+parameter the harness cannot fill (order's id) is not a load scenario and is left out.
 """
 import contextlib
 import functools
