@@ -155,8 +155,8 @@ def fetch(url, timeout=10.0):
 
 
 def _binary():
-    """The built app: the jar (built first when missing), else a native runner."""
-    return JAR if os.path.isfile(JAR) else native_runner() or ensure_jar(sources=())
+    """The built app: the jar (built first when missing or older than its sources), else a native runner."""
+    return ensure_jar() if os.path.isfile(JAR) or not native_runner() else native_runner()
 
 
 def from_app(binary, timeout_s=120):
@@ -233,6 +233,8 @@ def catalogue():
 def build(entries, overrides):
     """The Table of the catalogue ENTRIES with the scenario parameters OVERRIDES (env name -> value)."""
     scenarios, series, kinds, requests, params_of = [], [], {}, {}, {}
+    if any("series" not in e for e in entries):
+        raise Fatal("the app's GET /scenarios lists no series: an app older than this harness (rebuild it)")
     for e in entries:
         ps = tuple(Param(p["name"], p.get("defaultValue"), p.get("min"), p.get("max"), tuple(p.get("choices") or ()))
                    for p in e["params"])
