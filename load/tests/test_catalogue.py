@@ -84,6 +84,14 @@ def test_a_new_scenario_or_series_needs_no_change_here(tmp_path, scenario_catalo
     assert t.request("edge", "io2").path == "/edge/io2?delay=4&calls=1&size=3"
 
 
+def test_an_older_app_is_named(tmp_path, scenario_catalogue):
+    (tmp_path / "old.json").write_text(json.dumps([{k: v for k, v in e.items() if k != "series"}
+                                                   for e in entries(scenario_catalogue)]))
+    catalogue.use(file=str(tmp_path / "old.json"))
+    with pytest.raises(Fatal, match="an app older than this harness"):
+        catalogue.table()
+
+
 def test_lookup_names_what_exists():
     t = catalogue.table()
     assert t.lookup("floor", "io").path.startswith("/floor/io?")

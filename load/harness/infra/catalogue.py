@@ -236,6 +236,9 @@ def build(entries, overrides):
     if any("series" not in e for e in entries):
         raise Fatal("the app's GET /scenarios lists no series: an app older than this harness (rebuild it)")
     for e in entries:
+        if "series" not in e or "status" not in e:
+            raise Fatal("the app's GET /scenarios has no 'series' and 'status': an app older than this harness "
+                        "(rebuild it: ./mvnw -B -q package -DskipTests)")
         ps = tuple(Param(p["name"], p.get("defaultValue"), p.get("min"), p.get("max"), tuple(p.get("choices") or ()))
                    for p in e["params"])
         if any(p.default is None and env_of(e["name"], p.name) is None for p in ps) or "{" in e["path"]:
