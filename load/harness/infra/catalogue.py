@@ -233,8 +233,6 @@ def catalogue():
 def build(entries, overrides):
     """The Table of the catalogue ENTRIES with the scenario parameters OVERRIDES (env name -> value)."""
     scenarios, series, kinds, requests, params_of = [], [], {}, {}, {}
-    if any("series" not in e for e in entries):
-        raise Fatal("the app's GET /scenarios lists no series: an app older than this harness (rebuild it)")
     for e in entries:
         if "series" not in e or "status" not in e:
             raise Fatal("the app's GET /scenarios has no 'series' and 'status': an app older than this harness "
