@@ -22,23 +22,16 @@ def test_quoted_files_stay_outside_raw_folders():
     assert not archive.is_quoted("io-1500/virtual.collapsed.gz") and archive.is_quoted("run-x/summary.json")
 
 
-def test_repack_moves_the_rest_into_the_archive_and_adds_to_one_already_there(tmp_path):
-    make(tmp_path, {"summary.json": 10, "summary.md": 10, "run-1/summary.json": 50, "run-2/machine.json": 5,
-                    "p/a.collapsed.gz": 20})
-    moved = archive.repack(str(tmp_path))
-    assert sorted(moved) == ["p/a.collapsed.gz", "run-1/summary.json", "run-2/machine.json"]
-    assert sorted(archive.files(str(tmp_path))) == [archive.ARCHIVE, "summary.json", "summary.md"]
-    make(tmp_path, {"run-3/summary.json": 7})
-    archive.repack(str(tmp_path))
-    with tarfile.open(tmp_path / archive.ARCHIVE) as tar:
-        assert sorted(tar.getnames()) == ["p/a.collapsed.gz", "run-1/summary.json", "run-2/machine.json",
-                                          "run-3/summary.json"]
-    assert archive.repack(str(tmp_path)) == []
+def test_an_old_archive_is_read_back_beside_the_pages(tmp_path):
+    make(tmp_path / "raw", {"run-1/summary.json": 50})
+    make(tmp_path, {"summary.md": 10})
+    with tarfile.open(tmp_path / archive.ARCHIVE, "w:xz") as tar:
+        tar.add(tmp_path / "raw" / "run-1", arcname="run-1")
     with archive.readable(str(tmp_path)) as d:
         assert os.path.getsize(os.path.join(d, "run-1", "summary.json")) == 50
         assert os.path.exists(os.path.join(d, "summary.md"))
-    with archive.readable(str(tmp_path / "p")) as d:       # no archive: the folder itself
-        assert d == str(tmp_path / "p")
+    with archive.readable(str(tmp_path / "raw")) as d:       # no archive: the folder itself
+        assert d == str(tmp_path / "raw")
 
 
 def test_pack_copies_the_pages_and_leaves_the_raw_data_in_the_run(tmp_path):

@@ -11,7 +11,6 @@ ARCHIVE = "steps.tar.xz"
 # what a result's pages quote or link: kept as files, at any depth outside a run's raw folders (summary.csv, the
 # same rows as summary.json, goes into the archive of a new result)
 QUOTED = {"summary.json", "summary.md", "report.html", "machine.json", "runs.csv", "buckets.txt"}
-KEPT = QUOTED | {"summary.csv"}   # quoted by results published before
 RAW_DIRS = ("steps",)   # plus run-N: one run of a --runs result, whose own summary the medians replace
 PAGES = ("summary.json", "summary.md", "report.html")
 LIMIT = 400_000   # bytes: the PAGES of one published folder together at most (docs/results/README.md)
@@ -58,29 +57,6 @@ def pack(run, dest):
             os.makedirs(os.path.dirname(os.path.join(dest, rel)) or dest, exist_ok=True)
             shutil.copy2(os.path.join(run, rel), os.path.join(dest, rel))
     return sum(os.path.getsize(os.path.join(dest, f)) for f in files(dest)), left
-
-
-def repack(result):
-    """A published result folder in place: every file that is not quoted moves into its steps.tar.xz (added to an
-    archive already there). Returns the files moved."""
-    archive = os.path.join(result, ARCHIVE)
-    moved = [rel for rel in files(result) if rel != ARCHIVE and not is_quoted(rel, KEPT)]
-    if not moved:
-        return []
-    with tempfile.TemporaryDirectory() as tmp:
-        if os.path.exists(archive):
-            with tarfile.open(archive) as tar:
-                tar.extractall(tmp, filter="data")
-        for rel in moved:
-            os.makedirs(os.path.dirname(os.path.join(tmp, rel)) or tmp, exist_ok=True)
-            shutil.move(os.path.join(result, rel), os.path.join(tmp, rel))
-        with tarfile.open(archive, "w:xz", preset=9) as tar:
-            for rel in files(tmp):
-                tar.add(os.path.join(tmp, rel), arcname=rel)
-    for d, _, _ in sorted(os.walk(result), reverse=True):   # the folders left empty
-        if d != result and not os.listdir(d):
-            os.rmdir(d)
-    return moved
 
 
 @contextlib.contextmanager
