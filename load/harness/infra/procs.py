@@ -2,6 +2,7 @@
 import contextlib
 import os
 import random
+import re
 import resource
 import signal
 import socket
@@ -13,6 +14,8 @@ import urllib.request
 from datetime import datetime
 
 import psutil
+
+from harness.infra.errors import Fatal
 
 # The whole run's stop on an error, Ctrl-C or SIGTERM: SIGTERM to everything at once, SIGKILL to what is left
 # after this many seconds, so a run is gone within 10 s even when the app waits out quarkus.shutdown.timeout
@@ -269,3 +272,19 @@ def tail(path, lines=20):
         with open(path, errors="replace") as f:
             return "".join(f.readlines()[-lines:])
     return ""
+
+
+def place(cpus):
+    """--cpus app=N: this process (and all it starts) on the first cores, the app on the last N -> (the app's taskset
+    prefix, N, the placement in words)."""
+    m = re.fullmatch(r"app=([1-9][0-9]*)", cpus)
+    if not m:
+        raise Fatal(f"--cpus takes app=N (N cores for the app), got '{cpus}'")
+    ncpu, n = os.cpu_count(), int(m.group(1))
+    if n >= ncpu:
+        raise Fatal(f"--cpus app={n} leaves no core for the rest ({ncpu} cores)")
+    app_set, rest = range(ncpu - n, ncpu), range(0, ncpu - n)
+    os.sched_setaffinity(0, set(rest))
+    fmt = lambda r: str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}"   # noqa: E731
+    return (["taskset", "-c", fmt(app_set)], str(n),
+            f"app on cpu {fmt(app_set)}; Vegeta, hey, delay service, database, sampler on cpu {fmt(rest)}")

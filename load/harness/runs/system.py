@@ -4,7 +4,6 @@ A design holds one System and adds its own schedule (sequential.py, interleave.p
 import contextlib
 import json
 import os
-import re
 import sys
 
 from harness.drivers import Hey, Vegeta
@@ -28,7 +27,7 @@ class System:
         self.db = None
         self.url = s.app_url.rstrip("/") if s.app_url else ""
 
-    def prepare(self, sources=("src", "pom.xml")):
+    def prepare(self):
         """Checks the options against each other, builds what is stale, starts the database (in the background) and
         finds the load tools."""
         s = self.s
@@ -37,14 +36,14 @@ class System:
         if self.external:
             if s.app_pid and not os.path.exists(f"/proc/{s.app_pid}"):
                 raise Fatal(f"--app-pid {s.app_pid}: no such process here")
-            if s.native:
-                raise Fatal("--native and --app-url exclude each other")
-            if s.cpus:
-                raise Fatal("--cpus places the processes this script starts; with --app-url place them yourself")
+            if s.native or s.cpus:
+                raise Fatal(f"--{'native' if s.native else 'cpus'}: the processes this script starts; with --app-url "
+                            "you started the app yourself")
             if not is_loopback(self.url):
                 log(f"{self.url} is another machine: loading it, as --app-url names it")
-        if s.cpus:
-            self.place(s.cpus)
+        if s.cpus:   # --cpus app=N: the app on the last N cores, this runner and all it starts on the others
+            self.taskset, self.app_cores, self.placement = procs.place(s.cpus)
+            log(f"placement: {self.placement}")
         if not self.external:
             self.java_home = tools.java_home()
             self.java = os.path.join(self.java_home, "bin", "java")
@@ -52,8 +51,8 @@ class System:
             if s.native and not self.runner:
                 raise Fatal("--native: no target/*-runner. Build it with './mvnw package -Dnative' (GraalVM or "
                             "Mandrel 21+ on PATH, or add -Dquarkus.native.container-build=true where Docker runs)")
-            if not tools.ensure_jar(self.ps, os.path.join(self.out, "logs", "build.log"), s.rebuild, s.no_build,
-                                    sources) and not self.runner:
+            if not tools.ensure_jar(self.ps, os.path.join(self.out, "logs", "build.log"), s.rebuild, s.no_build) \
+                    and not self.runner:
                 raise Fatal(f"no {tools.JAR} (build with ./mvnw package -DskipTests)")
             self.db = Database(self.ps, ENV.db_port or 3306, os.path.join(self.out, "logs", "db.log"),
                                (ENV.jdbc_url, ENV.reactive_url))
@@ -61,22 +60,6 @@ class System:
         # after the database start, which runs meanwhile (a first run builds Vegeta)
         vegeta, hey = tools.bash_env("ensure_vegeta && ensure_hey", "VEGETA", "HEY")
         self.vegeta, self.hey = Vegeta(vegeta), Hey(hey)
-
-    def place(self, cpus):
-        """--cpus app=N: the app on the last N cores, this runner and all it starts on the others."""
-        m = re.fullmatch(r"app=([1-9][0-9]*)", cpus)
-        if not m:
-            raise Fatal(f"--cpus takes app=N (N cores for the app), got '{cpus}'")
-        ncpu, n = os.cpu_count(), int(m.group(1))
-        if n >= ncpu:
-            raise Fatal(f"--cpus app={n} leaves no core for the rest ({ncpu} cores)")
-        app_set, rest = range(ncpu - n, ncpu), range(0, ncpu - n)
-        os.sched_setaffinity(0, set(rest))
-        fmt = lambda r: str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}"   # noqa: E731
-        self.taskset = ["taskset", "-c", fmt(app_set)]
-        self.app_cores = str(n)
-        self.placement = f"app on cpu {fmt(app_set)}; Vegeta, hey, delay service, database, sampler on cpu {fmt(rest)}"
-        log(f"placement: {self.placement}")
 
     def start_delay(self, port, log_path, env=None, append=False):
         """The delay service (the jar's `delay` profile) on PORT, ready; then the database is waited for."""
@@ -92,10 +75,10 @@ class System:
             self.db.ready()
         return proc
 
-    def start_app(self, name, port, delay_port, log_path, series="", java_opts=None, env=None, wait_s=120):
+    def start_app(self, name, port, delay_port, log_path, series="", java_opts=None, env=None):
         """An app of SERIES on PORT against the delay service on DELAY_PORT -> its Proc (not yet waited for)."""
-        cmd = [self.runner] if self.runner else [self.java, *(java_opts if java_opts is not None else
-                                                             self.s.app_java_opts.split()), "-jar", tools.JAR]
+        opts = self.s.app_java_opts.split() if java_opts is None else java_opts
+        cmd = [self.runner] if self.runner else [self.java, *opts, "-jar", tools.JAR]
         app_env = {**self.s.app_env, **(self.db.env if self.db else {}), **(env or {}),
                    "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
                    "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{delay_port}"}
@@ -117,8 +100,7 @@ class System:
         return table(params).request(plan.base_of(series), scenario)
 
     def target(self, url, series, scenario, extra=""):
-        req = self.request(series, scenario, extra)
-        return Target(req.method, url + req.path, req.body)
+        return Target((req := self.request(series, scenario, extra)).method, url + req.path, req.body)
 
     def sampler(self, path, pid, url, delay_pid=None):
         argv = [sys.executable, "-m", "harness.sampling.sample", "--out", path, "--interval", "0.25", "--metrics",
@@ -139,8 +121,7 @@ class System:
 
     def app_desc(self):
         if self.external:
-            how = f"pid {self.s.app_pid}" if self.s.app_pid else "remote: sampled from /q/metrics only"
-            return f"external, {self.url} ({how})"
+            return f"external, {self.url} ({f'pid {self.s.app_pid}' if self.s.app_pid else 'remote: /q/metrics only'})"
         return f"native {os.path.basename(self.runner)}" if self.runner else f"JVM jar {os.path.basename(tools.JAR)}"
 
     def write_facts(self, url, started, cmdline, **extra):
