@@ -80,7 +80,7 @@ def startup_parser():
 
 def contract_parser():
     p = Parser("contract")
-    p.add_argument("--max-time", dest="max_time", default="420")
+    p.add_argument("--max-examples", dest="max_examples", default="8")
     p.add_argument("--seed", default="20261122")
     return p
 

@@ -30,7 +30,7 @@ def test_every_documented_option_is_parsed_and_no_other(command, parser):
     (["chaos", "--nope"], "error: unknown option '--nope' (load/chaos.sh -h lists them)"),
     (["startup", "now"], "error: unknown argument 'now' (all parameters are environment variables; load/startup.sh -h "
                             "lists them)"),
-    (["contract", "--max-time", "ten"], "error: --max-time must be a whole number, not 'ten'"),
+    (["contract", "--max-examples", "ten"], "error: --max-examples must be a whole number, not 'ten'"),
 ])
 def test_bad_command_lines_exit_1_with_one_line(argv, message, capsys):
     assert cli.main(argv) == 1
