@@ -95,7 +95,7 @@ def run(args):
         failed, total = False, 0
         for s in (int(seed), random.randrange(2**30)):
             schema = f"{app}/q/openapi?format=json"
-            log(f"schemathesis, seed {s}, at most {max_examples} cases per operation and phase (replay: st run "
+            log(f"schemathesis, seed {s}, fuzzing {max_examples} cases per operation (replay: st run "
                 f"'{schema}' --url {app} -c all -n {max_examples} --seed {s})")
             run_log, reports = os.path.join(out, f"seed-{s}.log"), os.path.join(out, f"seed-{s}")
             with open(run_log, "w") as f:
