@@ -133,9 +133,14 @@ def startup_parser():
 
 
 def contract_parser():
-    p = Parser("contract", "The API contract: Schemathesis against the packaged app and its /q/openapi.")
-    p.add_argument("--max-time", dest="max_time", default="420", help="seconds per run at most [420]")
-    p.add_argument("--seed", default="20261122", help="the first run's seed [20261122]")
+    p = Parser("contract", "The API contract: Schemathesis against the packaged app and its /q/openapi, every check "
+               "and phase (examples, coverage, fuzzing, stateful), a fixed and a random seed, each run bounded by "
+               "test cases (about 1,200); fails on any failure, any 5xx, or fewer than --min-cases cases in all.")
+    p.add_argument("--max-examples", dest="max_examples", default="8",
+                   help="fuzzing's test cases per API operation in each run (Schemathesis -n) [8]")
+    p.add_argument("--seed", default="20261122", help="the fixed seed; the second run's is random [20261122]")
+    p.add_argument("--min-cases", dest="min_cases", default="2000",
+                   help="fewest generated test cases the two runs must reach in all [2000]")
     return p
 
 

@@ -24,7 +24,7 @@ def test_help_is_generated_from_the_parser_and_names_every_option(command, capsy
     (["compare", "--modes", "x"], "error: unknown mode 'x'"),
     (["chaos", "--nope"], "error: unknown option '--nope' (load/chaos.sh -h lists them)"),
     (["startup", "now"], "error: unknown option 'now' (load/startup.sh -h lists them)"),
-    (["contract", "--max-time", "ten"], "error: --max-time must be a whole number, not 'ten'"),
+    (["contract", "--max-examples", "ten"], "error: --max-examples must be a whole number, not 'ten'"),
 ])
 def test_bad_command_lines_exit_1_with_one_line(argv, message, capsys):
     assert cli.main(argv) == 1

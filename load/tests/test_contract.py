@@ -1,4 +1,6 @@
 """The contract check's reading of a Schemathesis run: the cases it generated and the 5xx answers in its events."""
+import tomllib
+
 from harness.runs import contract
 
 
@@ -14,3 +16,12 @@ def test_server_errors_counts_5xx_statuses_in_the_ndjson_events(tmp_path):
     (tmp_path / "junit.xml").write_text('"status_code": 500')
     assert contract.server_errors(tmp_path) == 2
     assert contract.server_errors(tmp_path / "absent") == 0
+
+
+def test_every_phase_runs_bounded_by_cases_not_time():
+    """Without --max-time every phase runs once (with it, fuzzing and stateful repeat until the time is spent)."""
+    opts = contract.ST_OPTIONS
+    assert opts[opts.index("--phases") + 1] == "examples,coverage,fuzzing,stateful"
+    assert opts[opts.index("--checks") + 1] == "all" and "--max-time" not in opts
+    with open(contract.CONFIG, "rb") as f:
+        assert tomllib.load(f)["phases"]["stateful"]["generation"]["max-examples"] >= 1

@@ -98,6 +98,23 @@ def test_chaos_quick_interrupted_in_the_overload_round(tmp_path):
     assert "run cut short" in (tmp_path / "chaos" / "summary.md").read_text()
 
 
+def test_chaos_quick_end_to_end(tmp_path):
+    """`load/chaos.sh --quick` as CI ran it (every check, every mode): exit 0, every check passed in summary.json and
+    summary.md, and nothing left running. CI's only whole fault run."""
+    mark = uuid.uuid4().hex
+    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": str(tmp_path / "db")}
+    env.pop("PYTHON", None)
+    r = subprocess.run(["./chaos.sh", "--quick", "--out", str(tmp_path / "chaos")], cwd=LOAD, env=env,
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    out = tmp_path / "chaos"
+    data = json.loads((out / "summary.json").read_text())
+    assert data["pass"] and data["complete"] and data["checks"] and all(c["pass"] for c in data["checks"])
+    assert data["params"]["quick"] == 1 and data["params"]["checks"] == "hostile,overload,sigterm,checkout"
+    assert (out / "summary.md").read_text().startswith("# Chaos run") and ": PASS" in (out / "summary.md").read_text()
+    assert not marked(mark)
+
+
 def test_startup_interrupted_while_the_app_starts(tmp_path):
     rc, _ = interrupt(tmp_path, ["./startup.sh", "--runs", "1", "--warmup-runs", "0", "--variants", "jvm", "--out",
                                  str(tmp_path / "startup")], r"delay service: JVM", settle_s=4)
@@ -120,20 +137,24 @@ def test_compare_runs_end_to_end(tmp_path, db_dir):
 
 
 def test_compare_interleaved_quick_end_to_end(tmp_path, db_dir):
-    """The default design's quick run: the A/A pair's blocks, the verdicts in summary.json, nothing left running."""
+    """The default design's quick run, as CI ran `load/compare.sh --quick` (every default mode, a random seed): the
+    A/A pair's blocks, the verdicts in summary.json, nothing left running. CI's only run of this design."""
     mark = uuid.uuid4().hex
     env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": db_dir}
     env.pop("PYTHON", None)
-    r = subprocess.run(["./compare.sh", "--quick", "--modes", "reactive", "--seed", "3", "--out",
-                        str(tmp_path / "run")], cwd=LOAD, env=env, capture_output=True, text=True, timeout=600)
+    r = subprocess.run(["./compare.sh", "--quick", "--out", str(tmp_path / "run")], cwd=LOAD, env=env,
+                       capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     out = tmp_path / "run"
     data = json.loads((out / "summary.json").read_text())
+    series = data["design"]["series"]
     assert data["design"]["design"] == "interleaved" and data["design"]["blocks"] >= 3
+    assert set(series) == {"virtual", "reactive", "reactive-aa"} and isinstance(data["design"]["seed"], int)
     trial_dirs = os.listdir(out / "trials")          # NNNN-bBB-...: a measured trial, NNNN-wBB-...: a warm block's
     warm = [d for d in trial_dirs if d.split("-")[1].startswith("w")]
-    assert len(trial_dirs) - len(warm) == 2 * data["design"]["blocks"]
-    assert len(warm) == 2 * data["design"]["warm_blocks"] == len((out / "warm-trials.jsonl").read_text().splitlines())
+    assert len(trial_dirs) - len(warm) == len(series) * data["design"]["blocks"]
+    assert len(warm) == len(series) * data["design"]["warm_blocks"] \
+        == len((out / "warm-trials.jsonl").read_text().splitlines())
     aa = [e for e in data["verdicts"] if e["aa"]]
     assert {e["metric"] for e in aa} == {"cpu_ms_per_req", "p99_ok_ms", "rss_mib", "ok_rate"}
     assert all(e["blocks"] == data["design"]["blocks"] for e in aa)

@@ -5,6 +5,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 from datetime import datetime
 
 from harness.infra import procs
@@ -20,6 +21,8 @@ APP_ENV = {"BENCH_MAX_DELAY": "500", "BENCH_MAX_CALLS": "10", "BENCH_MAX_N": "10
 # fault ("AST constructor recursion depth mismatch", a RuntimeError)
 # which answers count as refusing invalid data (414/431/413 beside Schemathesis' list): the file says why
 CONFIG = os.path.join(os.path.dirname(__file__), "schemathesis.toml")
+# Bounded by cases, not time: without --max-time every phase runs once (with it, fuzzing and stateful repeat until
+# the time is spent); --max-examples bounds fuzzing per operation, schemathesis.toml the stateful scenarios
 ST_OPTIONS = ["--checks", "all", "--phases", "examples,coverage,fuzzing,stateful", "--workers", "1",
               "--request-timeout", "30", "--no-color", "--report", "junit,ndjson"]
 
@@ -61,9 +64,8 @@ def start_db(ps, out):
 
 
 def run(args):
-    max_time, seed = args.max_time, args.seed
-    min_cases = os.environ.get("MIN_CASES", "2000")
-    for name, value in (("--max-time", max_time), ("--seed", seed), ("MIN_CASES", min_cases)):
+    max_examples, seed, min_cases = args.max_examples, args.seed, args.min_cases
+    for name, value in (("--max-examples", max_examples), ("--seed", seed), ("--min-cases", min_cases)):
         if not re.fullmatch(r"[0-9]+", value):
             raise Fatal(f"{name} must be a whole number, not '{value}'")
     out = os.path.join(LOAD_DIR, "results", f"contract-{datetime.now():%Y%m%d-%H%M%S}")
@@ -89,32 +91,35 @@ def run(args):
             sys.stderr.write(procs.tail(app_log))
             raise Fatal(f"the app did not start (log: {app_log})")
         log(f"app on {app} (log: {app_log})")
-        failed = False
+        failed, total = False, 0
         for s in (int(seed), random.randrange(2**30)):
             schema = f"{app}/q/openapi?format=json"
-            log(f"schemathesis, seed {s}, at most {max_time} s (replay: st run '{schema}' --url {app} -c all "
-                f"--seed {s})")
+            log(f"schemathesis, seed {s}, fuzzing {max_examples} cases per operation (replay: st run "
+                f"'{schema}' --url {app} -c all -n {max_examples} --seed {s})")
             run_log, reports = os.path.join(out, f"seed-{s}.log"), os.path.join(out, f"seed-{s}")
             with open(run_log, "w") as f:
                 tee = ps.start(f"schemathesis {s}", [st, "--config-file", CONFIG, "run", schema, "--url", app,
                                                      *ST_OPTIONS, "--seed", str(s),
-                                                     "--max-time", max_time, "--report-dir", reports],
+                                                     "--max-examples", max_examples, "--report-dir", reports],
                                stdout=subprocess.PIPE)
+                t0 = time.monotonic()
                 for line in tee.popen.stdout:
                     text = line.decode(errors="replace")
                     sys.stdout.write(text)
                     f.write(text)
                 rc = tee.wait()
+                took = time.monotonic() - t0
                 ps.forget(tee)
             with open(run_log) as f:
                 n = cases(f.read())
-            errors = server_errors(reports)
-            log(f"seed {s}: exit {rc}, {n} test cases generated, {errors} answers with a 5xx status")
+            errors, total = server_errors(reports), total + n
+            log(f"seed {s}: exit {rc}, {n} test cases generated in {took:.0f} s ({n / max(took, 1e-9):.1f}/s), "
+                f"{errors} answers with a 5xx status")
             if rc != 0 or errors:
                 failed = True
-            if n < int(min_cases):
-                log(f"seed {s} generated fewer than {min_cases} test cases")
-                failed = True
+        if total < int(min_cases):
+            log(f"the two runs generated {total} test cases, fewer than --min-cases {min_cases}")
+            failed = True
         if failed:
             raise Fatal(f"the API contract check failed (reports: {out})")
         log(f"the API contract holds (reports: {out})")
