@@ -1,5 +1,6 @@
 """Every process a run starts, in one place: started in a process group of its own, stopped with a grace period."""
 import contextlib
+import http.client
 import os
 import random
 import re
@@ -224,7 +225,7 @@ def fetch(url, timeout=2.0, method="GET", body=None, headers=None):
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
-    except (OSError, ValueError):
+    except (OSError, ValueError, http.client.HTTPException):   # refused, reset, timed out, garbled: no answer
         return 0, b""
 
 

@@ -3,12 +3,12 @@ import json
 import os
 import platform
 import subprocess
-import urllib.request
 
 import psutil
 
+from harness.infra.procs import fetch
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))   # the repository
-OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))   # loopback apps, never through a proxy
 
 
 def cpu_model():
@@ -51,9 +51,8 @@ def app_info(base_url, timeout=10.0):
     """The running app's /q/info (org.vtvr.config.SettingsInfo): {'settings': {key: value}, 'quarkus': version,
     'java': version, 'info': the whole answer}; settings {} and versions None when the app has no /q/info."""
     try:
-        with OPENER.open(base_url.rstrip("/") + "/q/info", timeout=timeout) as r:
-            info = json.load(r)
-    except (OSError, ValueError):
+        info = json.loads(fetch(base_url.rstrip("/") + "/q/info", timeout)[1] or b"{}")
+    except ValueError:
         info = {}
     return {"settings": info.get("settings") or {}, "quarkus": (info.get("build") or {}).get("quarkusVersion"),
             "java": (info.get("java") or {}).get("version"), "info": info}

@@ -24,21 +24,8 @@ import re
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 
-OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))   # 127.0.0.1 only, never through a proxy
-
-
-def get(url, timeout):
-    """-> (status, body bytes); status 0 when no HTTP answer came (refused, reset, timed out)."""
-    try:
-        with OPENER.open(url, timeout=timeout) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
-    except Exception:   # noqa: BLE001 - any transport failure is "no answer"
-        return 0, b""
+from harness.infra.procs import fetch
 
 
 def write_targets(base, paths, runid, count, out, prefix="chaos"):
@@ -81,7 +68,7 @@ def recover(base, paths, since, limit=10.0, give_up=30.0, timeout=5.0):
 
     def until_200(path):
         while time.time() < deadline:
-            code, _ = get(base + path, timeout)
+            code, _ = fetch(base + path, timeout)
             last[path] = code
             if code == 200:
                 first[path] = round(time.time() - since, 2)
@@ -94,7 +81,7 @@ def recover(base, paths, since, limit=10.0, give_up=30.0, timeout=5.0):
     for t in threads:
         t.join()
     recovered = len(first) == len(paths)
-    confirm = {p: [get(base + p, timeout)[0] for _ in range(3)] for p in paths} if recovered else {}
+    confirm = {p: [fetch(base + p, timeout)[0] for _ in range(3)] for p in paths} if recovered else {}
     recovery = max(first.values()) if recovered else None
     ok = recovered and recovery <= limit and all(c == 200 for cs in confirm.values() for c in cs)
     return {"recovery_s": recovery, "limit_s": limit, "first_200_s": first,
@@ -108,7 +95,7 @@ def smoke(base, paths, expect, limit, tries=3):
         runs = []
         for _ in range(tries):
             t0 = time.time()
-            code, _ = get(base + p, 30)
+            code, _ = fetch(base + p, 30)
             runs.append({"code": code, "s": round(time.time() - t0, 3)})
         times = sorted(t["s"] for t in runs)
         out[p] = {"codes": [t["code"] for t in runs], "seconds": [t["s"] for t in runs],
@@ -151,7 +138,7 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
     def read_back(item):
         tag, (mode, oid) = item
         for _ in range(3):   # a probe that got no answer at all is retried; a wrong answer is not
-            code, body = get(f"{base}/{mode}/orders/{oid}", 10)
+            code, body = fetch(f"{base}/{mode}/orders/{oid}", 10)
             if code:
                 break
         if code != 200:

@@ -22,26 +22,18 @@ import resource
 import socket
 import threading
 import time
-import urllib.error
-import urllib.request
 from urllib.parse import urlparse
 
 from harness.analysis.steps import percentile
+from harness.infra.procs import fetch
 from harness.sampling import prom
-
-OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 def get(url, timeout=5.0):
     """-> (status, body text, seconds); status 0 when no HTTP answer came."""
     t0 = time.monotonic()
-    try:
-        with OPENER.open(url, timeout=timeout) as r:
-            return r.status, r.read().decode("utf-8", "replace"), time.monotonic() - t0
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode("utf-8", "replace"), time.monotonic() - t0
-    except Exception:   # noqa: BLE001 - any transport failure is "no answer"
-        return 0, "", time.monotonic() - t0
+    status, body = fetch(url, timeout)
+    return status, body.decode("utf-8", "replace"), time.monotonic() - t0
 
 
 def pct(seconds, p):
