@@ -10,7 +10,7 @@ import pytest
 
 from harness.analysis import stats, trials
 from harness.analysis.targets import AA_PAIRS, TARGETS, Target, for_series
-from harness.report import charts, verdict_summary
+from harness.report import charts, verdict_report, verdict_summary
 
 SERIES = ("virtual", "virtual+socket", "worker", "reactive", "reactive-aa")
 
@@ -252,6 +252,22 @@ def test_aa_with_a_handicap_breaks_the_design_and_nothing_is_called():
     targets = [e for e in res["verdicts"] if not e["aa"]]
     assert targets and all(e["verdict"] == "INCONCLUSIVE" for e in targets)
     assert any("would be FAIL" in e["note"] for e in targets)
+
+
+def test_one_invocation_decides_nothing_and_says_why_instead_of_breaking_the_design():
+    """--quick: every series in one app invocation. Its invocation's luck (sd 10 %) sits in every block, so the A/A
+    interval over blocks alone excludes 1.00 often; such a run calls no target and does not judge its A/A pair."""
+    recs = simulate(4, {"reactive-aa": 1.0}, seed=3, inv_sd=0.10, restart_every=10 ** 6)
+    assert {r["invocation"] for r in recs} == {0}
+    res = run(recs)
+    assert res["design_broken"] is None and res["cannot_decide"] == stats.ONE_INVOCATION
+    assert res["verdicts"] and all(e["verdict"] == "INCONCLUSIVE" for e in res["verdicts"])
+    assert all("one app invocation" in e["note"] for e in res["verdicts"] if e["blocks"] >= 2)
+    assert stats.undecided(res) == []                       # more blocks of one invocation cannot decide either
+    text = " ".join(verdict_summary.summary(res))
+    assert "cannot decide" in text and "design is broken" not in text
+    assert verdict_report.headline(res)[0].startswith("CANNOT DECIDE")
+    assert run(simulate(4, {}, seed=3, restart_every=2))["cannot_decide"] is None
 
 
 def test_aa_half_width_stands_beside_every_ratio():

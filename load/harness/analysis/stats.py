@@ -296,6 +296,7 @@ def served_fully(records, series, scenario, rate):
 def steps_of(records):
     """[(scenario, rate)] present in RECORDS, in first-seen order."""
     return list(dict.fromkeys((r["scenario"], float(r["rate"])) for r in records))
+ONE_INVOCATION = "every series ran in one app invocation"   # report/verdict_summary.py says what that means
 
 
 # ---------------------------------------------------------------------------------------------- analysis
@@ -327,6 +328,9 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
                 if p.blocks or p.missing or p.dropped:
                     aa_entries.append((p, scenario, rate, metric, (a, b)))
     m = max(1, sum(p.blocks >= 2 for p, *_ in aa_entries))
+    # one app invocation per series (--quick, the ladder preset): the spread between invocations, which dominates an
+    # interval (docs/statistics.md), is not in it; the run can show its figures but decide nothing, not even its design
+    cannot_decide = ONE_INVOCATION if max((r.get("invocation") or 0 for r in records), default=1) == 0 else None
     broken = []
     for p, scenario, rate, metric, ab in aa_entries:
         iv = interval(p.log_ratios, p.invocations, level, method, seed)
@@ -337,6 +341,9 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
         e["verdict"] = PASS if contains else FAIL
         if p.blocks < 2 or p.missing:
             e["verdict"], e["note"] = INCONCLUSIVE, "too few blocks with a value"
+        elif cannot_decide:
+            e["note"] = f"one app invocation: not judged (would be {e['verdict']})"
+            e["verdict"] = INCONCLUSIVE
         elif not contains:
             broken.append(f"{ab[0]}/{ab[1]} {scenario} {rate:g} {metric} [{fw.low:.3f}, {fw.high:.3f}]")
         elif iv.low > 1 or iv.high < 1:
@@ -372,17 +379,21 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
                 e["verdict"] = INCONCLUSIVE
                 e["note"] = ("; ".join(f"{s} served no success in {k} block(s)" for s, k in p.missing.items())
                              + ": a per-success figure is undefined there (see ok_rate)")
-            elif design_broken:
-                e["note"] = f"design broken, nothing is called (would be {e['verdict']})"
+            elif design_broken or cannot_decide:
+                e["note"] = (f"{'design broken' if design_broken else 'one app invocation'}, nothing is called "
+                             f"(would be {e['verdict']})")
                 e["verdict"] = INCONCLUSIVE
-            if e["verdict"] == INCONCLUSIVE and not p.missing:
+            if e["verdict"] == INCONCLUSIVE and not p.missing and not cannot_decide:
                 e["blocks_needed"], why = blocks_needed(iv, t.region)
                 e["note"] = "; ".join(x for x in (e["note"], why) if x)
             out.append(e)
-    return {"verdicts": out, "skipped": skipped, "design_broken": design_broken}
+    return {"verdicts": out, "skipped": skipped, "design_broken": design_broken, "cannot_decide": cannot_decide}
 
 
 def undecided(result):
     """The target entries (not A/A) still INCONCLUSIVE in an analyse() result that more blocks could decide: what
-    keeps a run going. An entry whose series served no success in some block stays undecided whatever follows."""
+    keeps a run going. An entry whose series served no success in some block stays undecided whatever follows, and
+    so does every entry of a run with one app invocation per series (more blocks of it add no invocation)."""
+    if result.get("cannot_decide"):
+        return []
     return [e for e in result["verdicts"] if not e["aa"] and e["verdict"] == INCONCLUSIVE and not e["missing"]]

@@ -48,4 +48,7 @@ def headline(data):
            for x in data["verdicts"]]
     if data.get("design_broken"):
         out.insert(0, "DESIGN BROKEN: " + data["design_broken"])
+    if data.get("cannot_decide"):
+        out.insert(0, f"CANNOT DECIDE: {data['cannot_decide']}: no target is called and the A/A pair is not judged "
+                      "(a run with several app invocations per series decides)")
     return out

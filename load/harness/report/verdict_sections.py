@@ -22,7 +22,8 @@ def load(run):
     data = read_json(os.path.join(run, VERDICTS))
     if data is None:
         data = read_json(os.path.join(run, "summary.json"), {})
-        data = {k: data[k] for k in ("verdicts", "design", "design_broken", "skipped", "ladder") if k in data} \
+        data = {k: data[k] for k in ("verdicts", "design", "design_broken", "cannot_decide", "skipped",
+                                         "ladder") if k in data} \
             if "verdicts" in data else None
     return data
 
@@ -32,7 +33,8 @@ def summary_json(data):
     if not data:
         return {}
     return {"verdicts": [{k: e.get(k) for k in KEYS} for e in data["verdicts"]], "design": data["design"],
-            "design_broken": data["design_broken"], "skipped": data["skipped"]}
+            "design_broken": data["design_broken"], "skipped": data["skipped"],
+            **({"cannot_decide": data["cannot_decide"]} if data.get("cannot_decide") else {})}
 
 
 def json_head(run):

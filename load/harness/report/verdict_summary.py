@@ -40,6 +40,12 @@ def summary(result):
     """Short sentences (list of str) from a stats.analyse() result."""
     entries = result["verdicts"]
     out = []
+    if result.get("cannot_decide"):
+        out.append("This run cannot decide: " + result["cannot_decide"] + ". Its blocks show how one start of each app "
+                   "varies, not how the next start would differ, which is the larger part of an interval "
+                   "(docs/statistics.md); so it calls no target PASS or FAIL and cannot judge its own design (the "
+                   "A/A pair). Its figures are shown; a run with several app invocations per series (the default "
+                   "run, not --quick) decides.")
     if result.get("design_broken"):
         out.append("The design is broken in this run: the A/A pair, the same app measured twice, differed by more "
                    "than chance allows (" + result["design_broken"].split(": ", 1)[-1] + "). No target is called "

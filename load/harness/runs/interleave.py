@@ -333,7 +333,8 @@ class Interleaved:
             self.ps.stop(app.proc, grace_s=10)
         self.ps.stop(self.delay)
         result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
-        result["ladder"] = ladder.analyse(self.records, level, self.seed, result["design_broken"])
+        result["ladder"] = ladder.analyse(self.records, level, self.seed,
+                                          result["design_broken"] or result["cannot_decide"])
         with open(os.path.join(self.out, "warm-trials.jsonl"), "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in self.warm_records)
         verdict_report.write(self.out, self.records, result, {
