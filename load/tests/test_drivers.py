@@ -55,7 +55,8 @@ def test_hey_keeps_n_in_flight_and_its_csv_is_the_result(tmp_path):
     res = h.finish(str(tmp_path / "r"), str(tmp_path / "log"))
     assert (res.requests, res.ok, res.status) == (2, 1, {"200": 1, "503": 1})
     assert res.percentile_ms(50) == pytest.approx(100, rel=1e-3) and res.max_ms == pytest.approx(300)
-    assert "2 answered" in (tmp_path / "log").read_text() and rows(str(tmp_path / "none.csv")) == []
+    assert "requests 2 " in (tmp_path / "log").read_text() and rows(str(tmp_path / "none.csv")) == []
+    assert summary(str(tmp_path / "none.csv")) == ["no answered requests"]
 
 
 def test_vegeta_results_leave_out_the_ramp_in_but_count_its_status_and_errors():
@@ -66,12 +67,11 @@ def test_vegeta_results_leave_out_the_ramp_in_but_count_its_status_and_errors():
     assert from_csv("").requests == 0 and from_csv("").percentile_ms(99) is None
 
 
-def test_sub_millisecond_latencies_and_summaries():
+def test_sub_millisecond_latencies():
     res = Result("x")
     for ms in (0.25, 0.25, 1000.0):
         res.record(ms, ok=ms < 1)
     assert res.percentile_ms(50) == pytest.approx(0.25, rel=1e-2) and res.ok == 2 and res.requests == 3
-    assert "3 answered" in summary(res)
 
 
 def test_a_loopback_source_only_for_a_loopback_target():

@@ -12,8 +12,7 @@ from harness import cli
 from harness.analysis import model, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.infra.errors import Fatal
-from harness.report import summaries as report
-from harness.report import verdict_report, verdict_sections
+from harness.report import summary_files, verdict_report, verdict_sections
 from harness.runs import interleave, plan
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
@@ -104,8 +103,8 @@ def test_plan_to_summary_json_verdicts(tmp_path):
         "design": "interleaved", "series": list(tp.series), "steps": [["io", 2500.0, "vegeta"]], "pairs": [],
         "seed": 7, "restart_every": 2, "blocks": 8, "looks": [8], "level": level, "trial": "3s", "ramp_in": "1000ms",
         "jvm_opts": {}, "warmup": [], "seconds": 600})
-    assert sum(1 for _ in open(tmp_path / verdict_report.TRIALS)) == len(records) == 8 * 3
-    report.write_csv_json(str(tmp_path), [])
+    assert sum(1 for _ in open(tmp_path / verdict_sections.TRIALS)) == len(records) == 8 * 3
+    summary_files.write_csv_json(str(tmp_path), [])
     data = json.load(open(tmp_path / "summary.json"))
     assert data["design"]["design"] == "interleaved" and data["design_broken"] is None
     v = {(e["metric"], e["aa"]): e for e in data["verdicts"]}
@@ -116,9 +115,9 @@ def test_plan_to_summary_json_verdicts(tmp_path):
     aa = v[("cpu_ms_per_req", True)]
     assert aa["verdict"] == "PASS" and aa["ci_low"] < 1 < aa["ci_high"] and cpu["aa_half_width"] == aa["aa_half_width"]
     assert v[("ok_rate", False)]["verdict"] == "PASS"        # both served every request: the ratio is exactly 1
-    md = "\n".join(verdict_sections.md_lines(verdict_report.load(str(tmp_path))))
+    md = "\n".join(verdict_sections.md_lines(verdict_sections.load(str(tmp_path))))
     assert "## Verdicts" in md and "FAIL" in md and "virtual uses" in md
-    page = verdict_sections.html_section(verdict_report.load(str(tmp_path)))
+    page = verdict_sections.html_section(verdict_sections.load(str(tmp_path)))
     assert page.startswith("<h2>Verdicts</h2>\n<svg") and "A/A band" in page
     # every row names its metric: the A/A rows of a step differ by it, in the table and in the log's headline
     assert "A/A: reactive-aa / reactive contains 1.00 (CPU per request)" in page
@@ -129,6 +128,6 @@ def test_plan_to_summary_json_verdicts(tmp_path):
 
 
 def test_no_verdicts_file_leaves_a_sequential_summary_as_it_was(tmp_path):
-    report.write_csv_json(str(tmp_path), [])
+    summary_files.write_csv_json(str(tmp_path), [])
     assert set(json.load(open(tmp_path / "summary.json"))) == {"machine", "rows"}
     assert verdict_sections.md_lines(None) == [] and verdict_sections.html_section(None) == ""

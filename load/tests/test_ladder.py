@@ -12,8 +12,7 @@ from harness import cli
 from harness.analysis import ladder, stats, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.infra.errors import Fatal
-from harness.report import ladder_report, verdict_report
-from harness.report import summaries as report
+from harness.report import ladder_report, summary_files, verdict_report, verdict_sections
 from harness.runs import interleave, plan
 
 # true CPU ms/req of every series (the reactive ladder: floor 0.050 up to the mode at 0.100, the project's own
@@ -129,12 +128,12 @@ def test_summary_and_report_carry_the_floor_the_waterfall_and_the_share(tmp_path
     result = stats.analyse(recs, for_series(tp.series), AA_PAIRS, 0.95, seed=7)
     result["ladder"] = ladder.analyse(recs, 0.95, 7, result["design_broken"])
     verdict_report.write(str(tmp_path), recs, result, {"design": "interleaved"})
-    report.write_csv_json(str(tmp_path), [])
+    summary_files.write_csv_json(str(tmp_path), [])
     data = json.load(open(tmp_path / "summary.json"))
     assert {w["mode"] for w in data["ladder"]["waterfall"]} == {"reactive", "virtual", "worker"}
     assert {e["series"] for e in data["ladder"]["over_floor"]} >= {"reactive", "virtual", "worker", "ladder-rest"}
     assert any(v["target"].startswith("reactive: the project's own rungs") for v in data["verdicts"])
-    lines = ladder_report.md_lines(verdict_report.load(str(tmp_path))["ladder"])
+    lines = ladder_report.md_lines(verdict_sections.load(str(tmp_path))["ladder"])
     table = lines[lines.index("## Over the floor"):lines.index("### Every series over the floor")]
     assert [r.split(" | ")[0] for r in table if "/s | " in r] == \
         ["| reactive"] * 2 + ["| virtual"] * 2 + ["| worker"] * 2

@@ -3,7 +3,7 @@ import pytest
 
 from harness import cli
 from harness.runs import startup
-from harness.runs.chaos import run as chaos_run
+from harness.runs.chaos import params as chaos_params
 
 
 def flags(env):
@@ -12,7 +12,7 @@ def flags(env):
 
 
 def chaos(*argv, env=None):
-    return chaos_run.settings(cli.chaos_parser().parse([*argv, *flags(env)]))
+    return chaos_params.settings(cli.chaos_parser().parse([*argv, *flags(env)]))
 
 
 def test_chaos_quick_and_default_presets_and_overrides():

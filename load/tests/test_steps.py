@@ -5,6 +5,7 @@ import pytest
 
 from harness.analysis import steps
 from harness.drivers import vegeta
+from harness.infra import numbers
 from harness.sampling import sample
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
@@ -20,18 +21,18 @@ def no_vegeta(monkeypatch):
 # ------------------------------------------------------------------------------------------- percentiles
 def test_percentiles_match_nearest_rank_within_hdr_precision():
     values = [float(v) for v in range(1, 1001)]   # 1 .. 1000 ms
-    pc = steps.percentiles(values, (50, 99, 99.9))
+    pc = numbers.percentiles(values, (50, 99, 99.9))
     assert pc[50] == pytest.approx(500, rel=1e-3)
     assert pc[99] == pytest.approx(990, rel=1e-3)
     assert pc[99.9] == pytest.approx(999, rel=1e-3)
 
 
 def test_percentiles_of_nothing_are_none():
-    assert steps.percentiles([], (50, 99)) == {50: None, 99: None}
+    assert numbers.percentiles([], (50, 99)) == {50: None, 99: None}
 
 
 def test_sub_millisecond_latencies_keep_their_resolution():
-    assert steps.percentile([0.25] * 10, 50) == pytest.approx(0.25, rel=1e-2)
+    assert numbers.percentile([0.25] * 10, 50) == pytest.approx(0.25, rel=1e-2)
 
 
 # ------------------------------------------------------------------------------------------- success-only

@@ -4,7 +4,8 @@ threads, peak heap and RSS), from a fresh app. The worker mode shows its bound: 
 that does not fit (503 problem) rather than queueing it."""
 import json
 
-from harness.analysis.steps import fmt, rnd
+from harness.analysis.steps import fmt
+from harness.infra.numbers import rnd
 from harness.infra.series import base_of, client_of
 
 DELAY_MS = 1_000

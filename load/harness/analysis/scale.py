@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from scipy import stats as sps
 
 from harness.analysis import burst
-from harness.analysis.steps import fmt, rnd
+from harness.analysis.steps import fmt
+from harness.infra.numbers import rnd
 
 LEVELS = (1_000, 5_000, 10_000, 25_000, 50_000, 100_000)
 

@@ -6,7 +6,7 @@ import shutil
 from harness.analysis.model import FIELDS, TEXT_FIELDS, StepRow  # noqa: F401  (FIELDS, TEXT_FIELDS: readers')
 from harness.drivers import hey
 from harness.drivers.vegeta import Vegeta
-from harness.infra.numbers import percentile, percentiles, rnd  # noqa: F401  (the rows' helpers, here for their readers)
+from harness.infra.numbers import percentiles, rnd
 from harness.infra.settings import ENV
 from harness.sampling.sample import jvm_metrics
 

@@ -3,6 +3,7 @@ hide the queue (docs/harness.md). Results go to PREFIX.csv (answered requests on
 from __future__ import annotations
 
 from harness.drivers.base import Result
+from harness.infra.numbers import percentile
 
 
 class Hey:
@@ -22,11 +23,10 @@ class Hey:
 
     def finish(self, prefix, log_path=None):
         """The summary line of PREFIX.csv in LOG_PATH, as `load/hey.sh` prints it."""
-        res = self.result(prefix)
         if log_path:
             with open(log_path, "a") as f:
-                f.write(summary(res) + "\n")
-        return res
+                f.write("\n".join(summary(prefix + ".csv")) + "\n")
+        return self.result(prefix)
 
     def result(self, prefix, ramp_in_s=0.0):
         res = Result("hey")
@@ -60,8 +60,18 @@ def rows(path):
     return out
 
 
-def summary(res):
-    p = {q: res.percentile_ms(q, ok_only=False) for q in (50, 99)}
-    fmt = lambda x: "-" if x is None else f"{x:.1f} ms"   # noqa: E731
-    return (f"hey: {res.requests} answered, status {dict(sorted(res.status.items()))}, p50 {fmt(p[50])}, "
-            f"p99 {fmt(p[99])}")
+def summary(path):
+    """The lines load/hey.sh prints (`vtvr-harness report hey-summary`) and a hey step's log ends with: requests,
+    throughput, status counts and latency percentiles of the answered requests in the CSV at PATH."""
+    rows_ = rows(path)
+    if not rows_:
+        return ["no answered requests"]
+    lats, elapsed = sorted(r[0] for r in rows_), max(r[2] for r in rows_)
+    codes = {}
+    for r in rows_:
+        codes[r[1]] = codes.get(r[1], 0) + 1
+    return [f"requests {len(rows_)}  elapsed {elapsed:.2f}s  {len(rows_) / elapsed:.1f} req/s  "
+            f"status {' '.join(f'{c}:{n}' for c, n in sorted(codes.items()))}",
+            "latency ms: " + "  ".join(f"{n} {percentile(lats, p):.2f}" for n, p in
+                                       (("p50", 50), ("p90", 90), ("p99", 99), ("p99.9", 99.9))) +
+            f"  max {lats[-1]:.2f}"]

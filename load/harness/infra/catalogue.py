@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from harness.infra import procs
 from harness.infra.errors import Fatal
-from harness.infra.tools import JAR, LOAD_DIR, ROOT, ensure_jar, java_home, native_runner  # noqa: F401
+from harness.infra.tools import JAR, ROOT, ensure_jar, java_home, native_runner
 
 CACHE = os.path.join(ROOT, "target", "vtvr-catalogue.json")
 
@@ -155,8 +155,8 @@ def fetch(url, timeout=10.0):
 
 
 def _binary():
-    """The built app: the jar (built first when missing or older than its sources), else a native runner."""
-    return ensure_jar() if os.path.isfile(JAR) or not native_runner() else native_runner()
+    """The built app: the jar (built first when missing), else a native runner."""
+    return JAR if os.path.isfile(JAR) else native_runner() or ensure_jar(sources=())
 
 
 def from_app(binary, timeout_s=120):

@@ -54,6 +54,8 @@ def ensure_jar(ps=None, build_log=None, rebuild=False, no_build=False, sources=(
         if rc:
             sys.stderr.write(procs.tail(build_log, 30) if build_log else "")
             raise Fatal(f"build failed{', see ' + build_log if build_log else ''}")
+        if not os.path.isfile(JAR):
+            raise Fatal(f"the build wrote no {JAR}")
     return JAR if os.path.isfile(JAR) else None
 
 

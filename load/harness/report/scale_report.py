@@ -6,8 +6,8 @@ from harness.analysis import burst
 from harness.analysis.scale import ceiling, targets
 from harness.analysis.steps import fmt
 from harness.report import pages
-from harness.report import summaries as report
 from harness.report.charts import mode_color, svg_chart
+from harness.report.run_text import settings_text
 
 # ---------------------------------------------------------------------------------------------- report
 COLS = [("mode", "series"), ("transport", "transport"), ("level", "level"), ("past_ceiling", "past the files ceiling"),
@@ -76,7 +76,7 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
                            "fanout_not_run": [dict(zip(("series", "transport", "calls", "why"), x)) for x in skipped]},
                           indent=1)
         f.write(head[:-2] + ',\n"rows": [\n' + ",\n".join(json.dumps(r, default=str) for r in rows) + "\n]}\n")
-    app_settings = report.settings_text(meta)
+    app_settings = settings_text(meta)
     lines = ["# vt-vs-reactive: requests in flight (scale)", "",
              f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), {meta.get('memory_mib', '?')} MiB, "
              f"JDK {meta.get('jdk', '?')}, run {meta.get('started', '?')}, `{meta.get('command', '')}`",
@@ -118,7 +118,7 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
     charts = memory_charts(rows, idle_rows)
     for name, chart in zip(CHART_FILES, charts):   # on their own too, for pages that show one
         with open(os.path.join(out, name), "w") as f:
-            f.write(report.standalone(chart))
+            f.write(pages.standalone(chart))
     write_html(out, charts, lines)
     print(f"{len(rows)} levels -> {out}/summary.json, summary.md, report.html")
 

@@ -25,14 +25,14 @@ import os
 import re
 import sys
 
-from harness.analysis.steps import one_line, percentile, read_json, step_row, worker_ceiling
+from harness.analysis.steps import one_line, read_json, step_row, worker_ceiling
 from harness.analysis.verdicts import median_rows, saturation, saturation_args, saturation_over_runs
 from harness.drivers import hey
 from harness.report import archive, verdict_report
 from harness.report.charts import series_for, svg_chart
-from harness.report.pages import CSS, standalone  # noqa: F401  (runs/scale.py reads them here)
-from harness.report.run_text import settings_text, worker_pool_of  # noqa: F401  (settings_text: runs/scale.py)
-from harness.report.summary_files import load_rows, write_all, write_csv_json  # noqa: F401  (write_csv_json: tests)
+from harness.report.pages import standalone
+from harness.report.run_text import worker_pool_of
+from harness.report.summary_files import load_rows, write_all
 from harness.sampling import machine
 
 
@@ -101,21 +101,7 @@ def render(result):
 
 
 def hey_summary(path):
-    rows = hey.rows(path)
-    if not rows:
-        print("no answered requests")
-        return
-    lats = sorted(r[0] for r in rows)
-    elapsed = max(r[2] for r in rows)
-    codes = {}
-    for r in rows:
-        codes[r[1]] = codes.get(r[1], 0) + 1
-    print(f"requests {len(rows)}  elapsed {elapsed:.2f}s  {len(rows) / elapsed:.1f} req/s  "
-          f"status {' '.join(f'{c}:{n}' for c, n in sorted(codes.items()))}")
-    print("latency ms: " + "  ".join(f"{n} {percentile(lats, p):.2f}" for n, p in
-                                     (("p50", 50), ("p90", 90), ("p99", 99), ("p99.9", 99.9))) +
-          f"  max {lats[-1]:.2f}")
-    print(f"(written to {path})")
+    print("\n".join([*hey.summary(path), f"(written to {path})"]))
 
 
 def machine_json(java=None, app_url=None, sets=(), lists=()):

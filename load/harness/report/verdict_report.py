@@ -12,7 +12,7 @@ from harness.analysis.model import METRICS
 from harness.analysis.steps import read_json, step_row
 from harness.analysis.verdicts import median_rows
 from harness.report import summary_files
-from harness.report.verdict_sections import TRIALS, VERDICTS, ci_text, load  # noqa: F401  (load: the runner's readers)
+from harness.report.verdict_sections import TRIALS, VERDICTS, ci_text
 
 
 def write(run, records, result, design):

@@ -12,7 +12,7 @@ from harness.infra import procs
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
-from harness.infra.tools import LOAD_DIR, ROOT, bash_env
+from harness.infra.tools import LOAD_DIR, bash_env, ensure_jar
 
 # Smaller limits than the app's defaults, so no generated request waits seconds; the document reads them from the
 # configuration, so it still describes the running app exactly
@@ -75,11 +75,7 @@ def run(args):
     if not os.access(st, os.X_OK):
         raise Fatal(f"no Schemathesis at {st}: install the contract extra (pip install -e 'load[contract]')")
     with Procs() as ps:
-        jar = os.path.join(ROOT, "target", "quarkus-app", "quarkus-run.jar")
-        if not os.path.isfile(jar):
-            log(f"no {jar}: building it (./mvnw package -DskipTests)")
-            if ps.run("build", ["./mvnw", "-B", "-q", "package", "-DskipTests"], cwd=ROOT, stdout=sys.stderr):
-                raise Fatal("build failed")
+        jar = ensure_jar(sources=())   # the jar verify built; built here when missing
         db_port = start_db(ps, out)
         port = procs.free_port()
         app, app_log = f"http://127.0.0.1:{port}", os.path.join(out, "app.log")

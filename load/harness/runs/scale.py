@@ -28,9 +28,10 @@ from harness.analysis.scale import (
     vegeta_args,
     with_slopes,
 )
-from harness.analysis.steps import read_json, rnd, step_row
+from harness.analysis.steps import read_json, step_row
 from harness.drivers.base import Load
 from harness.infra.errors import Fatal
+from harness.infra.numbers import rnd
 from harness.infra.procs import Procs, fetch, log
 from harness.report.scale_report import write_report
 from harness.runs import plan

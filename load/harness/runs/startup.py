@@ -22,7 +22,7 @@ from harness.infra.catalogue import table
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
-from harness.infra.tools import LOAD_DIR, ROOT, bash_env
+from harness.infra.tools import LOAD_DIR, ROOT, bash_env, ensure_jar
 from harness.sampling import machine
 
 METRICS = [("first_ok_ms", "first 200 (ms)"), ("cpu_first_ms", "CPU to first 200 (ms)"),
@@ -238,12 +238,7 @@ class Startup:
 
         app_dir = a.app_dir
         if not app_dir:
-            app_dir = os.path.join(ROOT, "target", "quarkus-app")
-            if not os.path.isfile(os.path.join(app_dir, "quarkus-run.jar")):
-                log(f"no {app_dir}/quarkus-run.jar: building it (./mvnw package -DskipTests)")
-                if self.ps.run("build", ["./mvnw", "-B", "-q", "package", "-DskipTests"], cwd=ROOT,
-                               stdout=sys.stderr):
-                    raise Fatal("build failed")
+            app_dir = os.path.dirname(ensure_jar(self.ps, os.path.join(self.out, "logs", "build.log"), sources=()))
         if not os.path.isfile(os.path.join(app_dir, "quarkus-run.jar")):
             raise Fatal(f"--app-dir {app_dir} holds no quarkus-run.jar")
         shutil.copytree(app_dir, os.path.join(self.work, "app"), symlinks=True)

@@ -4,6 +4,7 @@ A design holds one System and adds its own schedule (sequential.py, interleave.p
 import contextlib
 import json
 import os
+import subprocess
 import sys
 
 from harness.drivers import Hey, Vegeta
@@ -113,8 +114,8 @@ class System:
 
     def sample_once(self, pid, *argv):
         """One reading of the sampler (`--once` or `--scrape-cost URL`) as a dict ({} when it failed)."""
-        r = procs.subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(pid), *argv],
-                                 capture_output=True, text=True)
+        r = subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(pid), *argv],
+                           capture_output=True, text=True)
         with contextlib.suppress(ValueError):
             return json.loads(r.stdout)
         return {}

@@ -24,7 +24,7 @@ import threading
 import time
 from urllib.parse import urlparse
 
-from harness.analysis.steps import percentile
+from harness.infra.numbers import percentile
 from harness.infra.procs import fetch
 from harness.sampling import prom
 

@@ -19,9 +19,9 @@ from harness.infra.durations import parse_ms
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
-from harness.infra.tools import LOAD_DIR, ROOT, bash_env, newer_than
+from harness.infra.tools import LOAD_DIR, bash_env, ensure_jar, newer_than
 from harness.runs.chaos import chaos
-from harness.runs.chaos.params import CHECKS, DEFAULTS, PARAM_NAMES, QUICK, figure_line, settings, sleep_until  # noqa: F401
+from harness.runs.chaos.params import PARAM_NAMES, figure_line, settings, sleep_until
 
 
 class Chaos:
@@ -112,13 +112,7 @@ class Chaos:
         self.java = os.path.join(java_home, "bin", "java")
         self.mariadb = os.path.join(ENV.cache_dir, f"mariadb-{ENV.mariadb_version}", "bin", "mariadb")
         # the app, from a private copy: another build may replace target/quarkus-app at any moment
-        src = os.path.join(ROOT, "target", "quarkus-app")
-        if not os.path.isfile(os.path.join(src, "quarkus-run.jar")):
-            build_log = self.path("logs", "build.log")
-            log(f"no {src}/quarkus-run.jar: building (./mvnw -B -q package -DskipTests; log: {build_log})")
-            if self.ps.run("build", ["./mvnw", "-B", "-q", "package", "-DskipTests"], cwd=ROOT, log_path=build_log):
-                sys.stderr.write(procs.tail(build_log, 30))
-                raise Fatal(f"build failed, see {build_log}")
+        src = os.path.dirname(ensure_jar(self.ps, self.path("logs", "build.log"), sources=()))   # when missing
         stale = newer_than(os.path.join(src, "quarkus-run.jar"), ["src/main", "pom.xml"])
         if stale:
             log(f"note: {stale} is newer than the jar; testing the jar as built")
