@@ -1,10 +1,10 @@
-"""One step folder's raw results (Vegeta or hey, process samples, /q/metrics) -> one row of figures; the rows' order."""
+"""One step folder's raw results (Vegeta, Hyperfoil or hey, process samples, /q/metrics) -> one row of figures; the rows' order."""
 import json
 import os
 import shutil
 
 from harness.analysis.model import FIELDS, TEXT_FIELDS, StepRow  # noqa: F401  (FIELDS, TEXT_FIELDS: readers')
-from harness.drivers import hey
+from harness.drivers import hey, hyperfoil, is_rate
 from harness.drivers.vegeta import Vegeta
 from harness.infra.numbers import percentiles, rnd
 from harness.infra.settings import ENV
@@ -59,6 +59,15 @@ def params_of(params):
 
 
 # ---------------------------------------------------------------------------------------------- one step
+def rate_result(tool, step, ramp_in_s=0.0):
+    """The drivers.base.Result of a rate tool's raw results in STEP (the requests after the first RAMP_IN_S seconds),
+    or None when there are none (or no vegeta binary to read Vegeta's)."""
+    if tool == "hyperfoil":
+        run = hyperfoil.read(os.path.join(step, "results"))
+        return hyperfoil.from_run(run, ramp_in_s) if run else None
+    return vegeta_result(step, ramp_in_s)
+
+
 def vegeta_result(step, ramp_in_s=0.0):
     """The drivers.base.Result of the step's results.bin (the requests sent after the first RAMP_IN_S seconds), or
     None without a vegeta binary."""
@@ -172,12 +181,12 @@ def step_figures(step, worker_pool):
     row["step"] = os.path.basename(step.rstrip("/"))
     flags, load, dur = [], float(meta.get("load") or 0), float(meta.get("duration_s") or 0)
     ok = 0
-    if tool == "vegeta":
+    if is_rate(tool):   # the results.json of every rate tool has the shape of Vegeta's report
         rep = read_json(os.path.join(step, "results.json"))
         if rep is None:
             row["flags"] = "NO_RESULTS"
             return row
-        raw = vegeta_result(step, float(meta.get("ramp_in_s") or 0))
+        raw = rate_result(tool, step, float(meta.get("ramp_in_s") or 0))
         n = rep.get("requests", 0)
         row["requests"] = n
         row["send_rps"] = rnd(rep.get("rate"))
@@ -199,7 +208,7 @@ def step_figures(step, worker_pool):
             codes, errs = rep.get("status_codes") or {}, {e: 1 for e in rep.get("errors") or []}
         row["status_codes"] = " ".join(f"{c}:{v}" for c, v in sorted(codes.items()))
         row["errors"] = "; ".join(sorted(errs, key=lambda e: -errs[e])[:3])[:300]
-        # Vegeta's rate is what it managed to send: below the asked rate, the generator (not the server)
+        # the tool's rate is what it managed to send: below the asked rate, the generator (not the server)
         # was the limit and latency is under-reported (coordinated omission).
         if rep.get("rate") is not None and rep["rate"] < RATE_TOLERANCE * load:
             flags.append("LOW_SEND_RATE")

@@ -27,6 +27,7 @@ class Load:
     duration_ms: int
     timeout_s: float = 10.0
     extra: tuple = ()          # the tool's own extra flags (a scale level's connections, h2c, ...)
+    ramp_ms: int = 0           # the first RAMP_MS of the duration are a ramp-in, not measured (Hyperfoil: a phase)
 
 
 @dataclass

@@ -1,6 +1,7 @@
-"""Where things are and the tools the runs need: the repository, the app's jar (built when older than its sources),
-and load/tools.sh, the one home of JDK, Vegeta, hey and Python discovery, asked from here."""
+"""Where things are and the tools the runs need: the repository, the app's jar and the Hyperfoil runner (built when
+older than their sources), and load/tools.sh, the one home of JDK, Vegeta, hey and Python discovery, asked from here."""
 import os
+import re
 import subprocess
 import sys
 
@@ -44,19 +45,50 @@ def newer_than(ref, paths):
 def ensure_jar(ps=None, build_log=None, rebuild=False, no_build=False, sources=("src", "pom.xml")):
     """The app's jar, built (`./mvnw -B -q package -DskipTests`, through PS when given) when missing, older than
     SOURCES, or REBUILD."""
-    stale = newer_than(JAR, sources) if os.path.isfile(JAR) else ""
-    if not no_build and (rebuild or not os.path.isfile(JAR) or stale):
-        log(f"building the app ({stale + ' is newer than the jar; ' if stale else ''}"
-            "./mvnw -B -q package -DskipTests)")
-        argv = ["./mvnw", "-B", "-q", "package", "-DskipTests"]
+    return build_when_stale("the app", JAR, ["./mvnw", "-B", "-q", "package", "-DskipTests"], sources, ps, build_log,
+                            rebuild, no_build)
+
+
+HYPERFOIL_DIR = os.path.join(LOAD_DIR, "hyperfoil")
+HYPERFOIL_MAIN = "org.vtvr.load.HyperfoilRun"
+
+
+def hyperfoil_version():
+    """The Hyperfoil version load/hyperfoil/pom.xml pins."""
+    with open(os.path.join(HYPERFOIL_DIR, "pom.xml")) as f:
+        m = re.search(r"<hyperfoil.version>([^<]+)<", f.read())
+    return m.group(1) if m else "?"
+
+
+def hyperfoil_command(java, ps=None, build_log=None):
+    """The argv that runs load/hyperfoil's runner on JAVA (up to its arguments), compiled first when stale: its
+    classpath is what Maven resolves from load/hyperfoil/pom.xml (Hyperfoil's core, http and api modules)."""
+    target = os.path.join(HYPERFOIL_DIR, "target")
+    cp_file = os.path.join(target, "classpath.txt")
+    rel = os.path.relpath(HYPERFOIL_DIR, ROOT)
+    build_when_stale("the Hyperfoil runner", cp_file, ["./mvnw", "-B", "-q", "-f", f"{rel}/pom.xml", "compile"],
+                     (f"{rel}/src", f"{rel}/pom.xml"), ps, build_log)
+    with open(cp_file) as f:
+        cp = f.read().strip()
+    return [java, "-Xms256m", "-Xmx1g", "--enable-native-access=ALL-UNNAMED", "-Dlog4j2.level=WARN",
+            "-cp", os.pathsep.join((os.path.join(target, "classes"), cp)), HYPERFOIL_MAIN]
+
+
+def build_when_stale(what, product, argv, sources, ps=None, build_log=None, rebuild=False, no_build=False):
+    """PRODUCT (a file), built by ARGV in the repository (through PS when given) when missing, older than SOURCES,
+    or REBUILD -> its path, or None when it is missing and NO_BUILD."""
+    stale = newer_than(product, sources) if os.path.isfile(product) else ""
+    if not no_build and (rebuild or not os.path.isfile(product) or stale):
+        log(f"building {what} ({stale + ' is newer than ' + os.path.basename(product) + '; ' if stale else ''}"
+            f"{' '.join(argv)})")
         rc = ps.run("build", argv, cwd=ROOT, log_path=build_log) if ps else \
             subprocess.run(argv, cwd=ROOT, stdout=sys.stderr).returncode
         if rc:
             sys.stderr.write(procs.tail(build_log, 30) if build_log else "")
-            raise Fatal(f"build failed{', see ' + build_log if build_log else ''}")
-        if not os.path.isfile(JAR):
-            raise Fatal(f"the build wrote no {JAR}")
-    return JAR if os.path.isfile(JAR) else None
+            raise Fatal(f"build of {what} failed{', see ' + build_log if build_log else ''}")
+        if not os.path.isfile(product):
+            raise Fatal(f"the build of {what} wrote no {product}")
+    return product if os.path.isfile(product) else None
 
 
 def native_runner():

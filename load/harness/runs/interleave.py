@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from harness.analysis import ladder, model, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
+from harness.drivers import RATE_TOOLS, is_rate, unit
 from harness.drivers.base import Load
 from harness.infra import procs
 from harness.infra.catalogue import table
@@ -57,10 +58,16 @@ def steps_of(s):
     if s.quick:
         default.update({sc: (tool, lv) for sc, tool, lv in QUICK_STEPS})
     chosen = s.scenarios if s.scenarios_given else [sc for sc, *_ in QUICK_STEPS] if s.quick else DEFAULT_SCENARIOS
+    rate_tools = [t for t in s.tools if t in RATE_TOOLS]
+    if len(rate_tools) > 1:
+        raise Fatal(f"--tools {','.join(s.tools)}: the {s.design} design keys its trials by scenario and load, so it "
+                    "takes one rate tool; compare tools with --design sequential (docs/distributed.md)")
+    rate_tool = rate_tools[0] if rate_tools else None
+    default = {sc: (rate_tool if tool == "vegeta" else tool, lv) for sc, (tool, lv) in default.items()}
     out = []
     for sc in chosen:
-        if s.rates and "vegeta" in s.tools:
-            out += [(sc, "vegeta", r) for r in s.rates]
+        if s.rates and rate_tool:
+            out += [(sc, rate_tool, r) for r in s.rates]
         if s.conc and "hey" in s.tools:
             out += [(sc, "hey", c) for c in s.conc]
         if not (s.rates or s.conc) and sc in default and default[sc][0] in s.tools:
@@ -225,9 +232,9 @@ class Interleaved:
             req = self.sys.request(series, t.scenario)
             meta = {"index": self.n, "scenario": t.scenario, "mode": plan.base_of(series), "series": series,
                     "client": plan.client_of(series), "tool": tool,
-                    "load_kind": "rate" if tool == "vegeta" else "concurrency", "load": each,
+                    "load_kind": "rate" if is_rate(tool) else "concurrency", "load": each,
                     "duration": s.duration, "duration_s": s.duration_ms / 1000,
-                    "ramp_in_s": s.ramp_ms / 1000 if tool == "vegeta" else 0, "params": req.params,
+                    "ramp_in_s": s.ramp_ms / 1000 if is_rate(tool) else 0, "params": req.params,
                     "method": req.method, "url": app.url + req.path, "expected_status": req.status,
                     "app_pid": app.pid, "scrape_cpu_ms": self.scrape_ms, **rec}
             with open(os.path.join(d, "meta.json"), "w") as f:
@@ -237,8 +244,8 @@ class Interleaved:
             run.append((app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url, self.delay.pid)))
         for *_, samples, _, _ in run:
             procs.wait_for(lambda samples=samples: os.path.exists(samples) and os.path.getsize(samples), 2.0)
-        driver = self.sys.vegeta if tool == "vegeta" else self.sys.hey
-        load = Load(each, s.ramp_ms + s.duration_ms if tool == "vegeta" else s.duration_ms, s.timeout_s)
+        driver, ramp = self.sys.driver(tool), s.ramp_ms if is_rate(tool) else 0
+        load = Load(each, ramp + s.duration_ms, s.timeout_s, ramp_ms=ramp)
         c0, t0 = children_cpu_ms(), time.monotonic()
         loads = [driver.start(self.ps, self.sys.target(app.url, app.series, t.scenario), load,
                               os.path.join(d, "results"), log_path=os.path.join(d, "stdout.txt"))
@@ -264,7 +271,7 @@ class Interleaved:
                 raise Fatal(f"the app of {app.series} (pid {app.pid}) died during trial {os.path.basename(d)}; "
                             f"see {self.out}/logs")
             row = steps.step_row(d, WORKER_POOL)
-            window_s = s.duration_ms / 1000 + (s.ramp_ms / 1000 if tool == "vegeta" else 0)
+            window_s = (s.duration_ms + ramp) / 1000
             out.append(model.TrialRecord.of_step(rec, row, rc, window_s))
             if rc:
                 log(f"trial {os.path.basename(d)}: load tool exit {rc}")
@@ -287,7 +294,7 @@ class Interleaved:
         plan_looks = [max(QUICK_BLOCKS, n_max)] if s.quick else trials.looks(trials.MIN_BLOCKS, n_max)
         units = len(tp.pairs or tp.series)
         log(f"design {s.design}: series [{' '.join(tp.series)}], steps "
-            f"[{', '.join(f'{sc} {lv:g}{unit_of(self.tools[(sc, lv)])}' for sc, lv in tp.steps)}], "
+            f"[{', '.join(f'{sc} {lv:g}{unit(self.tools[(sc, lv)])}' for sc, lv in tp.steps)}], "
             f"{units * len(tp.steps)} trials of {s.duration} a block, apps restarted every {tp.restart_every} "
             f"blocks; budget {s.budget_s / 60:.0f} min: about {n_max} blocks, looks at {plan_looks or 'none'}")
         blocks, result, level = 0, None, None
@@ -359,9 +366,6 @@ class Interleaved:
 
 WORKER_POOL = 200   # quarkus.thread-pool.max-threads of the app, for the worker rows' Little's-law ceiling
 
-
-def unit_of(tool):
-    return " req/s" if tool == "vegeta" else " in flight"
 
 
 

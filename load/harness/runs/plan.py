@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 from harness.analysis import ladder
+from harness.drivers import DRIVERS, RATE_TOOLS, is_rate
 from harness.infra.catalogue import PARAMS, table
 from harness.infra.durations import parse_ms
 from harness.infra.errors import Fatal
@@ -253,7 +254,7 @@ def settings(args, rng=random):
         takes = ("virtual", "worker", *ladder.CLIENT_RUNGS)
         if client_of(m) and (base_of(m) not in takes or client_of(m) not in CLIENTS):
             raise Fatal(f"mode '{m}': a delay client (+socket, +rest-client) exists for {', '.join(takes)} only")
-    if not aa and not s.quick and "io" in s.scenarios and "vegeta" in s.tools:
+    if not aa and not s.quick and "io" in s.scenarios and any(is_rate(t) for t in s.tools):
         aa = "reactive"
     s.aa = "" if aa == "none" else aa
     if s.aa and s.aa not in s.modes:
@@ -261,8 +262,8 @@ def settings(args, rng=random):
     if args.rotate is not None and not re.fullmatch(r"[0-9]+", args.rotate):
         raise Fatal(f"--rotate takes a whole number, got '{args.rotate}'")
     for t in s.tools:
-        if t not in ("vegeta", "hey"):
-            raise Fatal(f"unknown tool '{t}' (vegeta, hey)")
+        if t not in DRIVERS:
+            raise Fatal(f"unknown tool '{t}' ({', '.join(DRIVERS)})")
     if not re.fullmatch(r"[1-9][0-9]?", args.runs):
         raise Fatal(f"--runs takes 1 to 99, got '{args.runs}'")
     s.runs = int(args.runs)
@@ -331,13 +332,14 @@ def build_plan(s):
             continue
         for scen in s.scenarios:
             if base_of(m) not in sc.series_for(scen) or (m.endswith("-aa") and scen != "io"):
-                continue   # the A/A row: io, Vegeta
+                continue   # the A/A row: io, a rate tool
             r, c = levels(scen)
             r, c = s.rates or r, s.conc or c
             if s.quick:
                 r, c = s.rates or r[:1], s.conc or c[:1]
-            if "vegeta" in s.tools:
-                plan += [Step(m, scen, "vegeta", x) for x in r]
+            rate_tools = [t for t in s.tools if t in RATE_TOOLS]
+            for tool in rate_tools[:1] if m.endswith("-aa") else rate_tools:   # the A/A row: the first rate tool
+                plan += [Step(m, scen, tool, x) for x in r]
             if "hey" in s.tools and not m.endswith("-aa"):
                 plan += [Step(m, scen, "hey", x) for x in c]
     if not plan:
@@ -380,5 +382,5 @@ def estimate_s(s, plan, start=0, step_overhead_s=STEP_OVERHEAD_S, app_start_s=AP
     starts = sum(1 for i in app_starts(plan, s.reuse) if i >= first)
     warms = sum(1 for i in series_starts(plan) if i >= first)
     step = s.duration_ms / 1000 + step_overhead_s + s.settle_s
-    ramp = s.ramp_ms / 1000 * sum(1 for st in rest if st.tool == "vegeta")
+    ramp = s.ramp_ms / 1000 * sum(1 for st in rest if is_rate(st.tool))
     return len(rest) * step + ramp + starts * app_start_s + warms * warm_s + RUN_FIXED_S

@@ -1,5 +1,5 @@
 """The sequential design: one mode at a time in a freshly started app and delay service (or one app for all with
---reuse), each warmed up, then the plan's steps (a Vegeta rate sweep and a hey concurrency sweep per scenario) with the
+--reuse), each warmed up, then the plan's steps (a rate sweep per rate tool, Vegeta or Hyperfoil, and a hey concurrency sweep per scenario) with the
 sampler beside them; an app that stops answering is restarted; the steps go to the report."""
 import contextlib
 import io
@@ -9,6 +9,7 @@ import sys
 import time
 from datetime import UTC, datetime
 
+from harness.drivers import is_rate, unit
 from harness.drivers.base import Load
 from harness.infra import procs
 from harness.infra.catalogue import table
@@ -21,10 +22,6 @@ from harness.runs import plan
 from harness.runs.system import System
 
 WARMUP_ROUND_MS = 3000
-
-
-def unit(tool):
-    return " req/s" if tool == "vegeta" else " in flight"
 
 
 class Sequential:
@@ -161,16 +158,16 @@ class Sequential:
         req = self.sys.request(st.series, st.scenario, st.extra)
         meta = {"index": i, "scenario": st.scenario, "mode": b, "series": st.series,
                 "client": plan.client_of(st.series), "tool": st.tool,
-                "load_kind": "rate" if st.tool == "vegeta" else "concurrency", "load": st.level,
+                "load_kind": "rate" if is_rate(st.tool) else "concurrency", "load": st.level,
                 "duration": s.duration, "duration_s": s.duration_ms / 1000,
-                "ramp_in_s": s.ramp_ms / 1000 if st.tool == "vegeta" else 0, "params": req.params,
+                "ramp_in_s": s.ramp_ms / 1000 if is_rate(st.tool) else 0, "params": req.params,
                 "method": req.method, "url": self.url + req.path, "expected_status": req.status,
                 "app_pid": self.app_pid, "scrape_cpu_ms": self.scrape_ms,
                 "started": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
         with open(os.path.join(d, "meta.json"), "w") as f:
             json.dump(meta, f)
         rc, wall_ms = self.load(st, d, self.sys.target(self.url, st.series, st.scenario, st.extra))
-        self.overheads.append(wall_ms / 1000 - (s.duration_ms + (s.ramp_ms if st.tool == "vegeta" else 0)) / 1000)
+        self.overheads.append(wall_ms / 1000 - (s.duration_ms + (s.ramp_ms if is_rate(st.tool) else 0)) / 1000)
         st_rc, line = 0, ""
         if rc:
             self.failed += 1
@@ -197,11 +194,11 @@ class Sequential:
         sampler = self.sys.sampler(samples, self.app_pid, self.url, self.delay.pid if self.delay else None)
         # the load starts once the sampler has read the CPU, so the step's CPU window starts with the load
         procs.wait_for(lambda: os.path.exists(samples) and os.path.getsize(samples), 2.0)
-        driver = self.sys.vegeta if st.tool == "vegeta" else self.sys.hey
-        ms = s.ramp_ms + s.duration_ms if st.tool == "vegeta" else s.duration_ms
+        driver, ramp = self.sys.driver(st.tool), s.ramp_ms if is_rate(st.tool) else 0
         t0, c0 = time.monotonic(), children_cpu_ms()
         log_path = os.path.join(d, "stdout.txt")
-        p = driver.start(self.ps, target, Load(st.level, ms, s.timeout_s), os.path.join(d, "results"),
+        p = driver.start(self.ps, target, Load(st.level, ramp + s.duration_ms, s.timeout_s, ramp_ms=ramp),
+                         os.path.join(d, "results"),
                          log_path=log_path, name=f"{st.series}-{st.scenario}-{st.level}")
         rc = p.wait(s.step_limit_s)
         if rc is None:   # both tools stop by themselves after the step plus their request timeout

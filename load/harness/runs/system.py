@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from harness.drivers import Hey, Vegeta
+from harness.drivers import Hey, Hyperfoil, Vegeta
 from harness.drivers.base import Target, is_loopback
 from harness.infra import procs, tools
 from harness.infra.catalogue import table
@@ -61,6 +61,15 @@ class System:
         # after the database start, which runs meanwhile (a first run builds Vegeta)
         vegeta, hey = tools.bash_env("ensure_vegeta && ensure_hey", "VEGETA", "HEY")
         self.vegeta, self.hey = Vegeta(vegeta), Hey(hey)
+        self.drivers = {"vegeta": self.vegeta, "hey": self.hey}
+        if "hyperfoil" in s.tools:
+            java = self.java or os.path.join(tools.java_home(), "bin", "java")
+            self.drivers["hyperfoil"] = Hyperfoil(tools.hyperfoil_command(
+                java, self.ps, os.path.join(self.out, "logs", "build-hyperfoil.log")))
+
+    def driver(self, tool):
+        """The driver of TOOL (vegeta, hyperfoil, hey), found or built by prepare."""
+        return self.drivers[tool]
 
     def start_delay(self, port, log_path, env=None, append=False):
         """The delay service (the jar's `delay` profile) on PORT, ready; then the database is waited for."""
@@ -131,6 +140,8 @@ class System:
         facts = machine.facts(java=self.java or None, app=machine.app_info(url), **{
             "java_opts": s.app_java_opts, "started": started, "command": cmdline,
             "vegeta": f"vegeta {ENV.vegeta_version} ({self.vegeta.binary})", "hey": f"hey ({self.hey.binary})",
+            **({"hyperfoil": f"Hyperfoil {tools.hyperfoil_version()} embedded ({tools.HYPERFOIL_MAIN})"}
+               if "hyperfoil" in self.drivers else {}),
             "reuse": str(int(s.reuse)), "duration": s.duration, "warmup": s.warmup, "experiment": s.experiment,
             "mode_order": plan.mode_order(s), "placement": self.placement, "app_cores": self.app_cores,
             "metrics_interval": s.metrics_interval, **extra})

@@ -1,0 +1,159 @@
+"""Hyperfoil, the open-model driver that also runs distributed (docs/distributed.md): each step is a Hyperfoil
+benchmark file (PREFIX.hf.yaml: a `constantRate` ramp-in phase, then the measured one; `always` with N users for the
+closed model), run embedded on this machine by load/hyperfoil's runner (Hyperfoil's own local runner, on the JDK the
+harness finds). The runner writes PREFIX.hf.json (per phase: counts, status classes, an HdrHistogram of latencies);
+`finish` turns it into PREFIX.json in the shape of Vegeta's report, so a step's row is read the same way.
+
+Hyperfoil records one histogram of every answer and counts statuses by class (2xx, 4xx, ...): a step's success
+latencies are its answers' latencies, exact when every answer succeeded; with other answers the Result says so."""
+from __future__ import annotations
+
+import json
+import os
+
+from hdrh.histogram import HdrHistogram
+
+from harness.drivers.base import Result, histogram
+
+RAMP, MAIN = "ramp", "main"
+CONNECTIONS_PER_RATE_S = 1.0    # the connection pool may grow to a second's requests: a 1 s stall still sends on time
+
+
+def benchmark(name, target, load, *, ramp_ms=0, agents=(), model="rate", threads=2):
+    """The Hyperfoil benchmark (YAML text) of one step: TARGET at LOAD.level for LOAD.duration_ms, whose first
+    RAMP_MS are the ramp-in phase. AGENTS: hosts ('host' or 'host:port') a Hyperfoil controller starts agents on over
+    SSH; each runs THREADS threads and Hyperfoil gives each agent its share of the rate (and of the users)."""
+    base, path = _split(target.url)
+    level = max(1, int(load.level))
+    pool = max(16, int(level * CONNECTIONS_PER_RATE_S)) if model == "rate" else level
+    lines = [f"name: {json.dumps(name)}", f"threads: {threads}"]
+    if agents:
+        lines.append("agents:")
+        lines += [f"  agent-{i + 1}:\n    host: {json.dumps(h.rpartition(':')[0] if ':' in h else h)}\n"
+                  f"    port: {h.rpartition(':')[2] if ':' in h else 22}\n    threads: {threads}"
+                  for i, h in enumerate(agents)]
+    lines += ["http:", f"  host: {json.dumps(base)}", "  sharedConnections:",
+              f"    core: {min(pool, max(16, level // 10))}", f"    max: {pool}", "    buffer: 16",
+              "phases:"]
+    ramp_ms = min(ramp_ms, load.duration_ms or 0)
+    phases = ([(RAMP, 0, ramp_ms)] if ramp_ms else []) + [(MAIN, ramp_ms, (load.duration_ms or 0) - ramp_ms)]
+    for phase, start_ms, ms in phases:
+        if model == "rate":
+            shape = [f"    constantRate:", f"      usersPerSec: {level}", f"      maxSessions: {pool}"]
+        else:
+            shape = [f"    always:", f"      users: {level}"]
+        lines += [f"- {phase}:", *shape, f"      startTime: {start_ms}ms", f"      duration: {ms}ms",
+                  f"      maxDuration: {ms + int(load.timeout_s * 1000) + 5000}ms", "      scenario:",
+                  "      - request:", "        - httpRequest:", f"            {target.method}: {json.dumps(path)}",
+                  "            metric: request", f"            timeout: {int(load.timeout_s * 1000)}ms",
+                  *([ "            headers:", "              content-type: application/json",
+                      f"            body: {json.dumps(target.body)}"] if target.body else [])]
+    return "\n".join(lines) + "\n"
+
+
+class Hyperfoil:
+    name, model = "hyperfoil", "rate"
+
+    def __init__(self, command):
+        """COMMAND: the runner's argv up to its arguments (java, -cp ..., org.vtvr.load.HyperfoilRun)."""
+        self.command = list(command)
+        self.binary = " ".join(self.command[-1:])
+
+    def start(self, ps, target, load, prefix, *, log_path=None, name=None):
+        """Writes PREFIX.hf.yaml for TARGET at LOAD and starts the runner on it -> its Proc; it stops by itself
+        after the step plus the request timeout."""
+        with open(prefix + ".hf.yaml", "w") as f:
+            f.write(benchmark(name or "step", target, load, ramp_ms=load.ramp_ms))
+        return ps.start(f"hyperfoil {name or ''}".strip(), [*self.command, prefix + ".hf.yaml", prefix + ".hf.json"],
+                        log_path=log_path)
+
+    def finish(self, prefix, log_path=None):
+        """PREFIX.json: the run's figures in the shape of Vegeta's JSON report ({} without results)."""
+        rep = report(read(prefix))
+        with open(prefix + ".json", "w") as f:
+            json.dump(rep, f)
+        if log_path and rep:
+            with open(log_path, "a") as f:
+                f.write(f"Requests [total, rate, throughput] {rep['requests']}, {rep['rate']:.2f}, "
+                        f"{rep['throughput']:.2f}\nSuccess [ratio] {100 * rep['success']:.2f}%\n"
+                        f"Status Codes [code:count] {' '.join(f'{k}:{v}' for k, v in rep['status_codes'].items())}\n")
+        return rep
+
+    def result(self, prefix, ramp_in_s=0.0):
+        """The Result of PREFIX.hf.json: the measured phase (every phase's answers in every_ms)."""
+        return from_run(read(prefix), ramp_in_s)
+
+
+def read(prefix):
+    try:
+        with open(prefix + ".hf.json") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def from_run(run, ramp_in_s=0.0):
+    """A Result from the runner's output RUN; the ramp-in phase's answers count in every_ms only."""
+    res = Result("hyperfoil")
+    phases = run.get("phases") or {}
+    for name, ph in phases.items():
+        measured = name == MAIN or not ramp_in_s
+        h = HdrHistogram.decode(ph["histogram_us"]) if ph.get("histogram_us") else histogram()
+        res.every_ms.add(h)
+        if not measured:
+            continue
+        res.all_ms.add(h)
+        res.requests += ph["requests"]
+        for cls, n in ph["status"].items():
+            if n:
+                res.status[cls] = res.status.get(cls, 0) + n
+        unanswered = ph["requests"] - ph["responses"]
+        if unanswered > 0:
+            res.status["0"] = res.status.get("0", 0) + unanswered
+        for key, text in (("request_timeouts", "timeout"), ("connection_errors", "connection error"),
+                          ("internal_errors", "internal error")):
+            if ph.get(key):
+                res.errors[text] = res.errors.get(text, 0) + ph[key]
+        if h.get_total_count():
+            res.max_ms = max(res.max_ms or 0.0, h.get_max_value() / 1000)
+            res.sum_ms += h.get_mean_value() * h.get_total_count() / 1000
+    failed = sum(n for c, n in res.status.items() if c not in ("2xx", "3xx", "0"))
+    res.ok_ms = res.all_ms if not failed else histogram()
+    if failed:
+        res.errors[f"success latencies unknown: {failed} answers were not 2xx/3xx (Hyperfoil keeps one histogram)"] = 1
+    main = phases.get(MAIN) or {}
+    if main.get("duration_ms"):
+        res.send_rate = main["requests"] / (main["duration_ms"] / 1000)
+    return res
+
+
+def report(run):
+    """RUN (the runner's output) as Vegeta's JSON report of every request (the ramp-in's too): requests, rate,
+    throughput (successes / (sending time + the wait for the last answers)), success ratio, latencies in ns, status
+    counts (classes: 2xx, 4xx, ...; 0 for no answer), errors."""
+    phases = list((run.get("phases") or {}).values())
+    if not phases:
+        return {}
+    res = from_run(run)
+    n = res.requests
+    ok = res.status.get("2xx", 0) + res.status.get("3xx", 0)
+    start = min(p["start_ms"] for p in phases)
+    sending_ms = max(p.get("finished_ms") or p["start_ms"] + p["duration_ms"] for p in phases) - start
+    answered_ms = max(p.get("terminated_ms") or 0 for p in phases) - start
+    lat = res.all_ms
+    ns = lambda p: lat.get_value_at_percentile(p) * 1000 if lat.get_total_count() else 0   # noqa: E731
+    return {"requests": n, "rate": n / (sending_ms / 1000) if sending_ms else 0.0,
+            "throughput": ok / (max(sending_ms, answered_ms) / 1000) if sending_ms else 0.0,
+            "success": ok / n if n else 0.0, "duration": sending_ms * 1_000_000,
+            "wait": max(0, answered_ms - sending_ms) * 1_000_000,
+            "latencies": {"50th": ns(50), "90th": ns(90), "95th": ns(95), "99th": ns(99),
+                          "max": lat.get_max_value() * 1000, "mean": lat.get_mean_value() * 1000},
+            "status_codes": dict(sorted(res.status.items())), "errors": sorted(res.errors),
+            "error": run.get("error", "")}
+
+
+def _split(url):
+    """'http://h:p/path?q' -> ('http://h:p', '/path?q')."""
+    scheme, _, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    return f"{scheme}://{host}", slash + path
