@@ -22,7 +22,7 @@ def recorder(tmp_path):
 
 
 def test_every_driver_has_the_interface():
-    assert set(DRIVERS) == {"vegeta", "hey"} and isinstance(driver("hey", "/bin/hey"), Hey)
+    assert set(DRIVERS) == {"vegeta", "hyperfoil", "hey"} and isinstance(driver("hey", "/bin/hey"), Hey)
     for cls in DRIVERS.values():
         assert cls.model in ("rate", "concurrency") and all(callable(getattr(cls, m)) for m in
                                                             ("start", "finish", "result"))

@@ -1,4 +1,5 @@
-"""One step folder's raw results (Vegeta, Hyperfoil or hey, process samples, /q/metrics) -> one row of figures; the rows' order."""
+"""One step folder's raw results (Vegeta, Hyperfoil or hey, process samples, /q/metrics) -> one row of figures; the
+rows' order."""
 import json
 import os
 import shutil

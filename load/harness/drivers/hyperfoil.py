@@ -9,7 +9,6 @@ latencies are its answers' latencies, exact when every answer succeeded; with ot
 from __future__ import annotations
 
 import json
-import os
 
 from hdrh.histogram import HdrHistogram
 
@@ -19,10 +18,10 @@ RAMP, MAIN = "ramp", "main"
 CONNECTIONS_PER_RATE_S = 1.0    # the connection pool may grow to a second's requests: a 1 s stall still sends on time
 
 
-def benchmark(name, target, load, *, ramp_ms=0, agents=(), model="rate", threads=2):
+def benchmark(name, target, load, *, agents=(), model="rate", threads=2):
     """The Hyperfoil benchmark (YAML text) of one step: TARGET at LOAD.level for LOAD.duration_ms, whose first
-    RAMP_MS are the ramp-in phase. AGENTS: hosts ('host' or 'host:port') a Hyperfoil controller starts agents on over
-    SSH; each runs THREADS threads and Hyperfoil gives each agent its share of the rate (and of the users)."""
+    LOAD.ramp_ms are the ramp-in phase. AGENTS: hosts ('host' or 'host:port') a Hyperfoil controller starts agents on
+    over SSH; each runs THREADS threads and Hyperfoil gives each agent its share of the rate (and of the users)."""
     base, path = _split(target.url)
     level = max(1, int(load.level))
     pool = max(16, int(level * CONNECTIONS_PER_RATE_S)) if model == "rate" else level
@@ -35,18 +34,20 @@ def benchmark(name, target, load, *, ramp_ms=0, agents=(), model="rate", threads
     lines += ["http:", f"  host: {json.dumps(base)}", "  sharedConnections:",
               f"    core: {min(pool, max(16, level // 10))}", f"    max: {pool}", "    buffer: 16",
               "phases:"]
-    ramp_ms = min(ramp_ms, load.duration_ms or 0)
+    ramp_ms = min(load.ramp_ms, load.duration_ms or 0)
     phases = ([(RAMP, 0, ramp_ms)] if ramp_ms else []) + [(MAIN, ramp_ms, (load.duration_ms or 0) - ramp_ms)]
     for phase, start_ms, ms in phases:
         if model == "rate":
-            shape = [f"    constantRate:", f"      usersPerSec: {level}", f"      maxSessions: {pool}"]
+            # evenly paced, as Vegeta sends (Hyperfoil's default draws exponential gaps: a Poisson count)
+            shape = ["    constantRate:", f"      usersPerSec: {level}", f"      maxSessions: {pool}",
+                     "      variance: false"]
         else:
-            shape = [f"    always:", f"      users: {level}"]
+            shape = ["    always:", f"      users: {level}"]
         lines += [f"- {phase}:", *shape, f"      startTime: {start_ms}ms", f"      duration: {ms}ms",
                   f"      maxDuration: {ms + int(load.timeout_s * 1000) + 5000}ms", "      scenario:",
                   "      - request:", "        - httpRequest:", f"            {target.method}: {json.dumps(path)}",
                   "            metric: request", f"            timeout: {int(load.timeout_s * 1000)}ms",
-                  *([ "            headers:", "              content-type: application/json",
+                  *(["            headers:", "              content-type: application/json",
                       f"            body: {json.dumps(target.body)}"] if target.body else [])]
     return "\n".join(lines) + "\n"
 
@@ -63,7 +64,7 @@ class Hyperfoil:
         """Writes PREFIX.hf.yaml for TARGET at LOAD and starts the runner on it -> its Proc; it stops by itself
         after the step plus the request timeout."""
         with open(prefix + ".hf.yaml", "w") as f:
-            f.write(benchmark(name or "step", target, load, ramp_ms=load.ramp_ms))
+            f.write(benchmark(name or "step", target, load))
         return ps.start(f"hyperfoil {name or ''}".strip(), [*self.command, prefix + ".hf.yaml", prefix + ".hf.json"],
                         log_path=log_path)
 

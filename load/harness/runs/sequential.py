@@ -1,6 +1,7 @@
 """The sequential design: one mode at a time in a freshly started app and delay service (or one app for all with
---reuse), each warmed up, then the plan's steps (a rate sweep per rate tool, Vegeta or Hyperfoil, and a hey concurrency sweep per scenario) with the
-sampler beside them; an app that stops answering is restarted; the steps go to the report."""
+--reuse), each warmed up, then the plan's steps (per scenario a rate sweep per rate tool, Vegeta or Hyperfoil, and
+a hey concurrency sweep) with the sampler beside them; an app that stops answering is restarted; the steps go to the
+report."""
 import contextlib
 import io
 import json

@@ -1,0 +1,151 @@
+"""The Hyperfoil driver: the benchmark file it writes (read back by Hyperfoil's own parser), the Result and the
+Vegeta-shaped report it makes of the runner's output, and a real embedded run against a local server."""
+import http.server
+import json
+import os
+import threading
+
+import pytest
+
+from harness.drivers import hyperfoil
+from harness.drivers.base import Load, Target, histogram
+from harness.drivers.hyperfoil import Hyperfoil, benchmark, from_run, report
+from harness.infra import procs, tools
+
+
+def encoded(*ms_values):
+    h = histogram()
+    for ms in ms_values:
+        h.record_value(round(ms * 1000))
+    return h.encode().decode()
+
+
+def phase(requests, ms_values, start_ms, duration_ms, status=None, **counts):
+    return {"start_ms": start_ms, "duration_ms": duration_ms, "finished_ms": start_ms + duration_ms,
+            "terminated_ms": start_ms + duration_ms + 120, "requests": requests, "responses": len(ms_values),
+            "invalid": 0, "connection_errors": 0, "request_timeouts": 0, "internal_errors": 0, "blocked_ms": 0,
+            "status": status or {"2xx": len(ms_values), "3xx": 0, "4xx": 0, "5xx": 0, "other": 0},
+            "histogram_us": encoded(*ms_values), **counts}
+
+
+def test_the_benchmark_has_a_ramp_in_phase_then_the_measured_one_at_the_rate():
+    text = benchmark("io", Target("GET", "http://127.0.0.1:8080/reactive/io?delay=100"),
+                     Load(2500, 6000, 10, ramp_ms=1000))
+    assert 'host: "http://127.0.0.1:8080"' in text and 'GET: "/reactive/io?delay=100"' in text
+    ramp, main = text.split("- ramp:")[1].split("- main:")
+    assert "usersPerSec: 2500" in ramp and "startTime: 0ms" in ramp and "duration: 1000ms" in ramp
+    assert "usersPerSec: 2500" in main and "startTime: 1000ms" in main and "duration: 5000ms" in main
+    assert "timeout: 10000ms" in main and "max: 2500" in text and "agents:" not in text
+
+
+def test_a_body_is_sent_as_json_and_the_closed_model_holds_users():
+    text = benchmark("o", Target("POST", "http://h:1/virtual/orders", '{"a": "b"}'), Load(16, 3000),
+                     model="concurrency")
+    assert "always:" in text and "users: 16" in text and "constantRate" not in text and "- ramp:" not in text
+    assert 'POST: "/virtual/orders"' in text and 'body: "{\\"a\\": \\"b\\"}"' in text
+    assert "content-type: application/json" in text
+
+
+def test_agents_are_listed_with_their_ssh_port_and_threads():
+    text = benchmark("io", Target("GET", "http://app:8080/io"), Load(3000, 5000), agents=("h1", "h2:2222"))
+    assert 'agent-1:\n    host: "h1"\n    port: 22\n    threads: 2' in text
+    assert 'agent-2:\n    host: "h2"\n    port: 2222' in text
+
+
+def test_the_result_counts_the_measured_phase_and_keeps_the_ramp_in_apart():
+    run = {"phases": {"ramp": phase(3, [50, 60, 70], 1000, 1000),
+                      "main": phase(5, [10, 20, 30, 40], 2000, 2000, request_timeouts=1)}}
+    res = from_run(run, ramp_in_s=1.0)
+    assert res.requests == 5 and res.status == {"2xx": 4, "0": 1} and res.errors == {"timeout": 1}
+    assert res.all_ms.get_total_count() == 4 and res.every_ms.get_total_count() == 7 and res.ok == 4
+    assert res.percentile_ms(50) == pytest.approx(20, rel=0.01) and res.max_ms == pytest.approx(40, rel=0.01)
+    assert res.send_rate == 2.5
+    # no ramp-in asked: every phase is measured
+    assert from_run(run).requests == 8
+
+
+def test_other_answers_make_the_success_latencies_unknown_not_wrong():
+    run = {"phases": {"main": phase(3, [10, 20, 30], 0, 1000,
+                                    status={"2xx": 2, "3xx": 0, "4xx": 0, "5xx": 1, "other": 0})}}
+    res = from_run(run)
+    assert res.status == {"2xx": 2, "5xx": 1} and res.ok == 0 and res.percentile_ms(50) is None
+    assert res.percentile_ms(50, ok_only=False) == pytest.approx(20, rel=0.01)
+    assert any("not 2xx" in e for e in res.errors)
+
+
+def test_the_report_has_the_shape_of_vegetas():
+    run = {"phases": {"ramp": phase(2, [5, 5], 1000, 1000), "main": phase(4, [10, 20, 30, 40], 2000, 2000)}}
+    rep = report(run)
+    assert rep["requests"] == 6 and rep["success"] == 1.0 and rep["rate"] == 2.0
+    assert rep["duration"] == 3000 * 1_000_000 and rep["wait"] == 120 * 1_000_000
+    assert rep["throughput"] == pytest.approx(6 / 3.12)
+    assert rep["latencies"]["max"] == pytest.approx(40e6, rel=0.01) and rep["status_codes"] == {"2xx": 6}
+    assert report({}) == {}
+
+
+def test_a_missing_or_broken_output_reads_as_none(tmp_path):
+    (tmp_path / "r.hf.json").write_text("{not json")
+    assert hyperfoil.read(str(tmp_path / "r")) == {} and hyperfoil.read(str(tmp_path / "nothing")) == {}
+
+
+# ---------------------------------------------------------------------------------------------- real runs
+@pytest.fixture(scope="module")
+def runner():
+    java = os.path.join(tools.java_home(), "bin", "java")
+    return tools.hyperfoil_command(java)
+
+
+@pytest.fixture
+def keep_alive_server():
+    """A local HTTP/1.1 server (keep-alive, as the app) answering every GET 200 with a small JSON body."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self):
+            data = b'{"ok":true}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.slow
+def test_an_embedded_run_sends_the_rate_and_reads_back_every_answer(runner, keep_alive_server, tmp_path):
+    prefix = str(tmp_path / "results")
+    driver = Hyperfoil(runner)
+    with procs.Procs() as ps:
+        p = driver.start(ps, Target("GET", keep_alive_server + "/io?delay=1"), Load(100, 3000, 5, ramp_ms=1000),
+                         prefix, log_path=str(tmp_path / "log.txt"))
+        assert p.wait(60) == 0, (tmp_path / "log.txt").read_text()[-2000:]
+    rep = driver.finish(prefix, str(tmp_path / "log.txt"))
+    res = driver.result(prefix, ramp_in_s=1.0)
+    assert rep["success"] == 1.0 and rep["status_codes"] == {"2xx": rep["requests"]}
+    assert 285 <= rep["requests"] <= 315 and 190 <= res.requests <= 210 and res.ok == res.requests
+    assert 0 < res.percentile_ms(50) < 1000 and "Success [ratio] 100.00%" in (tmp_path / "log.txt").read_text()
+    assert json.loads((tmp_path / "results.json").read_text())["requests"] == rep["requests"]
+
+
+@pytest.mark.slow
+def test_hyperfoils_own_parser_reads_the_agents_file_and_splits_the_rate(runner, tmp_path):
+    path = tmp_path / "io.hf.yaml"
+    path.write_text(benchmark("io", Target("GET", "http://app:8080/io"), Load(3000, 5000, ramp_ms=1000),
+                              agents=("h1", "h2:2222", "h3")))
+    out = tmp_path / "parsed.json"
+    with procs.Procs() as ps:
+        r = ps.run("parse", [*runner, "--parse", str(path), str(out)], log_path=str(tmp_path / "parse.log"),
+                   timeout=60)
+    assert r == 0, (tmp_path / "parse.log").read_text()[-2000:]
+    parsed = json.loads(out.read_text())
+    assert [a["name"] for a in parsed["agents"]] == ["agent-1", "agent-2", "agent-3"]
+    assert [a["phases"]["main"] for a in parsed["agents"]] == [1000, 1000, 1000]
+    assert sum(a["phases"]["ramp"] for a in parsed["agents"]) == 3000
