@@ -6,6 +6,7 @@ import os
 from harness.analysis import model
 from harness.analysis.steps import AA_SUFFIX, fmt, series_names, worker_ceiling
 from harness.analysis.verdicts import saturation, saturation_args, targets
+from harness.drivers import RATE_TOOLS
 from harness.report import ladder_report, pages, verdict_sections
 from harness.report.charts import Tips, mode_color, series_for, svg_chart
 from harness.report.run_text import (
@@ -21,8 +22,9 @@ from harness.report.run_text import (
 
 FACTS = (("cores", "cores"), ("cpu", "CPU"), ("memory_mib", "memory MiB"), ("os", "OS"), ("jdk", "JDK"),
          ("quarkus", "Quarkus"), ("app", "app"), ("java_opts", "JVM options"), ("started", "started"),
-         ("command", "command"), ("git_commit", "commit"), ("vegeta", "Vegeta"), ("hey", "hey"),
-         ("mode_order", "mode order"), ("placement", "CPU placement"), ("settings", "pools and limits (every mode)"))
+         ("command", "command"), ("git_commit", "commit"), ("vegeta", "Vegeta"), ("hyperfoil", "Hyperfoil"),
+         ("hey", "hey"), ("mode_order", "mode order"), ("placement", "CPU placement"),
+         ("settings", "pools and limits (every mode)"))
 LEFT_COLS = ("mode", "tool", "status_codes", "flags")   # text, left-aligned
 
 
@@ -39,20 +41,23 @@ def fact(meta, key):
 def scenario_charts(sr, ceil, tips):
     """(heading, [svg]) per row of charts of one scenario's rows; a tool without steps here gets none."""
     draw = functools.partial(svg_chart, tips=tips)
-    veg = [r for r in sr if r["tool"] == "vegeta"]
     hey = [r for r in sr if r["tool"] == "hey"]
     charts = []
     cost_keys = (("cpu_ms_per_req", "CPU per request", "CPU ms/req"), ("rss_peak_mib", "peak RSS", "MiB"))
-    if veg:
-        charts.append(("Latency vs request rate \u2014 Vegeta (open model)", [
-            draw(f"{label} latency", f"Vegeta, constant rate, {sub}", series_for(veg, key),
-                      "requested rate (req/s)", "ms")
+    for tool in RATE_TOOLS:   # Vegeta's and Hyperfoil's steps each their own charts: one tool's figures a line
+        rate, name = [r for r in sr if r["tool"] == tool], tool.capitalize()
+        if not rate:
+            continue
+        charts.append((f"Latency vs request rate \u2014 {name} (open model)", [
+            draw(f"{label} latency", f"{name}, constant rate, {sub}", series_for(rate, key),
+                 "requested rate (req/s)", "ms")
             for key, label, sub in (("p50_ok_ms", "p50", "successes only"), ("p99_ok_ms", "p99", "successes only"),
                                     ("p999_ms", "p99.9", "all answers"))] + [
-            draw("success rate", "Vegeta: 2xx/3xx answers / requests", series_for(veg, "success_pct"),
-                      "requested rate (req/s)", "% ok", logy=False),
-            draw("achieved throughput", "Vegeta: successes / (send + wait)",
-                      series_for(veg, "achieved_rps"), "requested rate (req/s)", "req/s", logy=False)]))
+            draw("success rate", f"{name}: 2xx/3xx answers / requests", series_for(rate, "success_pct"),
+                 "requested rate (req/s)", "% ok", logy=False),
+            draw("achieved throughput", f"{name}: successes / (send + wait)",
+                 series_for(rate, "achieved_rps"), "requested rate (req/s)", "req/s", logy=False)]))
+    veg = [r for r in sr if r["tool"] == "vegeta"]
     if hey:
         hl = [(ceil, f"worker ceiling {ceil:,.0f}/s")] if ceil else []
         charts.append(("Throughput vs concurrency \u2014 hey (closed model)", [

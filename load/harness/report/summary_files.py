@@ -51,7 +51,8 @@ def write_md(run, rows, meta, scenarios, worker_pool):
               f"- **JDK**: {meta.get('jdk', 'n/a')}", f"- **Quarkus**: {meta.get('quarkus', 'n/a')}",
               f"- **app**: {meta.get('app', 'n/a')}; JVM options: `{meta.get('java_opts') or 'JVM defaults'}`",
               f"- **run**: {meta.get('started', '?')}, `{meta.get('command', '')}`, commit {meta.get('git_commit')}",
-              f"- **tools**: {meta.get('vegeta', 'vegeta')}, {meta.get('hey', 'hey')}",
+              f"- **tools**: {meta.get('vegeta', 'vegeta')}, {meta.get('hey', 'hey')}"
+              + (f", {meta['hyperfoil']}" if meta.get("hyperfoil") else ""),
               f"- **mode order**: {order_text(meta)}", f"- **CPU placement**: {meta.get('placement') or 'none'}",
               f"- **pools and limits** (every mode): {settings_text(meta)}",
               ""] + [f"- {x}" for x in method_notes(meta)] + [""]
