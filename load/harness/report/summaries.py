@@ -25,6 +25,7 @@ import os
 import re
 import sys
 
+from harness.analysis import tools
 from harness.analysis.steps import one_line, read_json, step_row, worker_ceiling
 from harness.analysis.verdicts import median_rows, saturation, saturation_args, saturation_over_runs
 from harness.drivers import hey
@@ -57,6 +58,7 @@ def median(out, runs):
     with open(os.path.join(out, "machine.json"), "w") as f:
         json.dump(meta, f, indent=1)
     write_all(out, rows, meta)
+    write_tools(out, runs_rows)
 
 
 def figures(run, out, worker_pool):
@@ -89,6 +91,18 @@ def build(run):
     if not rows:
         sys.exit(f"no steps found under {run}/steps")
     write_all(run, rows, meta)
+    write_tools(run, [rows])
+
+
+def write_tools(out, runs_rows):
+    """OUT/tools.md and tools.json: Hyperfoil beside Vegeta (analysis/tools.py), when both drove the same steps."""
+    entries = tools.agreement(runs_rows)
+    if entries:
+        with open(os.path.join(out, "tools.json"), "w") as f:
+            json.dump(entries, f, indent=1)
+        with open(os.path.join(out, "tools.md"), "w") as f:
+            f.write("\n".join(tools.markdown(entries)))
+        print(f"tools side by side -> {os.path.join(out, 'tools.md')}")
 
 
 def render(result):

@@ -338,6 +338,8 @@ def build_plan(s):
             if s.quick:
                 r, c = s.rates or r[:1], s.conc or c[:1]
             rate_tools = [t for t in s.tools if t in RATE_TOOLS]
+            k = s.rotate % len(rate_tools) if rate_tools else 0   # two rate tools: their order alternates by run
+            rate_tools = rate_tools[k:] + rate_tools[:k]
             for tool in rate_tools[:1] if m.endswith("-aa") else rate_tools:   # the A/A row: the first rate tool
                 plan += [Step(m, scen, tool, x) for x in r]
             if "hey" in s.tools and not m.endswith("-aa"):
