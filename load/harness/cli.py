@@ -57,9 +57,11 @@ def compare_parser():
     a("--modes", "--mode", dest="modes", help="comma-separated series: virtual, worker, reactive, virtual+socket, "
       "worker+socket, floor, the ladder's rungs [the design's]")
     a("--aa", help="the mode measured twice (the A/A pair), or none [reactive]")
-    a("--rates", help="Vegeta rates in req/s, comma-separated [per scenario]")
+    a("--rates", help="rates in req/s (Vegeta, Hyperfoil), comma-separated [per scenario]")
     a("--concurrency", help="hey concurrency levels, comma-separated [per scenario]")
-    a("--tools", help="vegeta, hey [vegeta,hey]")
+    a("--tools", help="vegeta, hyperfoil, hey [vegeta,hey]")
+    a("--agents", help="with --tools hyperfoil --dry-run: write each Hyperfoil step's benchmark for a controller with "
+      "these agents (host[:ssh port], comma-separated), the rate split between them (docs/distributed.md)")
     a("--duration", help="each measured step or trial, Go duration [5s; --quick 1s; interleaved 3s, --quick 2s]")
     a("--warmup", help="the warm-up's ramp per app, discarded [10s; --quick 1s]")
     a("--warmup-max", help="after the ramp the warm-up goes on while the JIT threads use more than --warmup-jit-pct "

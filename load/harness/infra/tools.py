@@ -65,9 +65,10 @@ def hyperfoil_command(java, ps=None, build_log=None):
     classpath is what Maven resolves from load/hyperfoil/pom.xml (Hyperfoil's core, http and api modules)."""
     target = os.path.join(HYPERFOIL_DIR, "target")
     cp_file = os.path.join(target, "classpath.txt")
+    main_class = os.path.join(target, "classes", *HYPERFOIL_MAIN.split(".")) + ".class"
     rel = os.path.relpath(HYPERFOIL_DIR, ROOT)
-    build_when_stale("the Hyperfoil runner", cp_file, ["./mvnw", "-B", "-q", "-f", f"{rel}/pom.xml", "compile"],
-                     (f"{rel}/src", f"{rel}/pom.xml"), ps, build_log)
+    build_when_stale("the Hyperfoil runner", main_class, ["./mvnw", "-B", "-q", "-f", f"{rel}/pom.xml", "compile"],
+                     (f"{rel}/src", f"{rel}/pom.xml"), ps, build_log, rebuild=not os.path.isfile(cp_file))
     with open(cp_file) as f:
         cp = f.read().strip()
     return [java, "-Xms256m", "-Xmx1g", "--enable-native-access=ALL-UNNAMED", "-Dlog4j2.level=WARN",
@@ -88,6 +89,7 @@ def build_when_stale(what, product, argv, sources, ps=None, build_log=None, rebu
             raise Fatal(f"build of {what} failed{', see ' + build_log if build_log else ''}")
         if not os.path.isfile(product):
             raise Fatal(f"the build of {what} wrote no {product}")
+        os.utime(product)   # built now: an incremental build that found nothing to redo leaves it as it was
     return product if os.path.isfile(product) else None
 
 

@@ -6,11 +6,14 @@ import os
 import sys
 from datetime import datetime
 
+from harness.drivers.base import Load
+from harness.drivers.hyperfoil import benchmark
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.tools import LOAD_DIR
 from harness.runs import interleave, plan, scale
 from harness.runs.sequential import Sequential, report_cli
+from harness.runs.system import System
 
 
 def one_run_argv(argv):
@@ -26,6 +29,24 @@ def one_run_argv(argv):
     return once
 
 
+def write_agent_benchmarks(s, steps, out):
+    """--agents: each Hyperfoil step of STEPS as a benchmark for a Hyperfoil controller, its agents S.agents (the
+    rate split between them by Hyperfoil), against --app-url (or the default local app), into OUT/hyperfoil/."""
+    url = s.app_url.rstrip("/") or "http://127.0.0.1:8080"
+    folder = os.path.join(out, "hyperfoil")
+    os.makedirs(folder, exist_ok=True)
+    system = System(s, out, None)
+    for i, st in enumerate(steps, 1):
+        if st.tool != "hyperfoil":
+            continue
+        name = f"{i:03d}-{st.scenario}-{st.series.replace('+', '-')}-{st.level}"
+        text = benchmark(name, system.target(url, st.series, st.scenario, st.extra),
+                         Load(st.level, s.ramp_ms + s.duration_ms, s.timeout_s, ramp_ms=s.ramp_ms), agents=s.agents)
+        with open(os.path.join(folder, name + ".hf.yaml"), "w") as f:
+            f.write(text)
+    print(f"Hyperfoil benchmarks for {len(s.agents)} agents ({', '.join(s.agents)}) -> {folder}/")
+
+
 def default_out():
     return os.path.join(LOAD_DIR, "results", datetime.now().strftime("%Y%m%d-%H%M%S"))
 
@@ -38,6 +59,8 @@ def run(args):
     """`compare`: one run, N runs and their medians (--runs), or the plan (--dry-run)."""
     s = plan.settings(args)
     out = os.path.abspath(s.out or default_out())
+    if s.agents and s.design != "sequential":
+        raise Fatal("--agents: the benchmarks of a sequential plan (add --design sequential)")
     if s.experiment == "scale":
         return scale.run(s, out, cmdline(args.argv))
     if s.design != "sequential":
@@ -50,6 +73,8 @@ def run(args):
         print(f"{len(steps)} steps of {s.duration}, warm-up {s.warmup} per mode, "
               f"{len(plan.app_starts(steps, s.reuse))} app start(s): about {plan.estimate_s(s, steps):.0f} s "
               f"({n_modes} series)")
+        if s.agents:
+            write_agent_benchmarks(s, steps, out)
         return 0
     if s.runs == 1:
         with Procs() as ps:

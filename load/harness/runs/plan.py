@@ -102,6 +102,7 @@ class Settings:
     experiment: str = ""
     out: str = ""
     app_url: str = ""
+    agents: tuple = ()
     app_pid: str = ""
     scenarios: tuple = ()
     modes: tuple = ()
@@ -218,6 +219,10 @@ def settings(args, rng=random):
     s.rates = _ints(args.rates, "rates") if args.rates else s.rates
     s.conc = _ints(args.concurrency, "concurrency") if args.concurrency else s.conc
     s.tools = _csv(args.tools) or s.tools
+    s.agents = _csv(args.agents)
+    if s.agents and not ("hyperfoil" in s.tools and args.dry_run):
+        raise Fatal("--agents: Hyperfoil benchmarks for a controller's agents (docs/distributed.md); they are written, "
+                    "not run, by a --dry-run with --tools hyperfoil")
     s.duration = args.duration or s.duration
     s.warmup = args.warmup or s.warmup
     env.setdefault("DELAY", sc.default("DELAY"))   # the app's catalogue
