@@ -187,3 +187,55 @@ def test_a_stall_is_measured_from_when_each_request_was_due(runner, keep_alive_s
     # percentile half of that; the mean holds their waits (about 60 ms a request over the step)
     assert 500 <= res.max_ms <= 1000 and res.percentile_ms(90) >= 200 and res.percentile_ms(50) < 100
     assert res.mean_ms >= 45
+
+
+# ---------------------------------------------------------------------------------------------- many machines
+def controller_all_json(phase_name, values_ms, status_2xx, requests, start=1000, end=7000):
+    """An all.json as Hyperfoil's controller writes it (clustering/controller/JsonWriter): per phase and metric the
+    total summary over the agents and the percentile buckets of its histogram (nanoseconds)."""
+    buckets, total = [], 0
+    for ms in sorted(set(values_ms)):
+        n = values_ms.count(ms)
+        total += n
+        buckets.append({"from": ms * 1e6 - 1, "to": ms * 1e6, "percentile": 0, "count": n, "totalCount": total})
+    summary = {"startTime": start, "endTime": end, "requestCount": requests, "responseCount": len(values_ms),
+               "invalid": 0, "connectionErrors": 0, "requestTimeouts": requests - len(values_ms), "internalErrors": 0,
+               "blockedTime": 0, "percentileResponseTime": {"50.0": 0},
+               "extensions": {"http": {"status_2xx": status_2xx, "status_5xx": len(values_ms) - status_2xx}}}
+    return {"$schema": "http://hyperfoil.io/run-schema/v3.0", "info": {"benchmark": "io"}, "failures": [],
+            "stats": [{"name": phase_name, "phase": phase_name, "metric": "request", "isWarmup": False,
+                       "total": {"phase": phase_name, "metric": "request", "start": start, "end": end,
+                                 "summary": summary},
+                       "histogram": {"percentiles": buckets, "linear": []}, "series": []}]}
+
+
+def test_a_controllers_all_json_reads_like_an_embedded_run():
+    doc = controller_all_json("main", [10, 20, 20, 30], status_2xx=4, requests=5)
+    run = hyperfoil.from_controller(doc)
+    res = from_run(run)
+    assert res.requests == 5 and res.status == {"2xx": 4, "0": 1} and res.errors == {"timeout": 1}
+    assert res.percentile_ms(50) == pytest.approx(20, rel=0.01) and res.max_ms == pytest.approx(30, rel=0.01)
+    assert report(run)["duration"] == 6000 * 1_000_000
+
+
+def test_the_agents_dry_run_writes_step_folders_that_read_back_a_controllers_results(tmp_path, capsys):
+    from harness import cli
+    out = tmp_path / "run"
+    assert cli.main(["compare", "--dry-run", "--design", "sequential", "--scenario", "io", "--modes", "reactive",
+                     "--aa", "none", "--rates", "3000", "--tools", "vegeta,hyperfoil", "--agents", "h1,h2",
+                     "--out", str(out)]) == 0
+    steps = sorted((out / "steps").iterdir())
+    assert [p.name for p in steps] == ["002-io-reactive-hyperfoil-3000"]   # Vegeta's step runs here, not there
+    text = (steps[0] / "results.hf.yaml").read_text()
+    assert 'host: "http://127.0.0.1:8080"' in text and "agent-2:" in text and "usersPerSec: 3000" in text
+    (tmp_path / "all.json").write_text(json.dumps(controller_all_json("main", [100] * 10, 10, 10)))
+    from harness.report import summaries
+    assert summaries.main(["hyperfoil", str(steps[0]), str(tmp_path / "all.json")]) == 0
+    assert "hyperfoil io reactive 3,000 req/s" in capsys.readouterr().out.replace("3000", "3,000")
+    assert json.loads((steps[0] / "results.json").read_text())["success"] == 1.0
+
+
+def test_agents_need_a_hyperfoil_dry_run(capsys):
+    from harness import cli
+    assert cli.main(["compare", "--design", "sequential", "--tools", "hyperfoil", "--agents", "h1"]) != 0
+    assert "written, not run, by a --dry-run" in capsys.readouterr().err

@@ -128,6 +128,32 @@ def from_run(run, ramp_in_s=0.0):
     return res
 
 
+def from_controller(doc):
+    """A Hyperfoil controller's all.json (its run's statistics, merged over its agents) as the runner's output, so
+    a distributed run's step reads like an embedded one. Its latencies come from the percentile buckets all.json
+    keeps (nanoseconds; each bucket's answers counted at its upper end), its counts from each phase's summary."""
+    phases = {}
+    for entry in doc.get("stats") or []:
+        if entry.get("isWarmup") or entry.get("metric") not in (None, "request"):
+            continue
+        total, summary = entry.get("total") or {}, (entry.get("total") or {}).get("summary") or {}
+        http = (summary.get("extensions") or {}).get("http") or {}
+        h = histogram()
+        for bucket in (entry.get("histogram") or {}).get("percentiles") or []:
+            if bucket.get("count"):
+                h.record_value(max(1, round(bucket["to"] / 1000)), bucket["count"])
+        start, end = total.get("start") or summary.get("startTime") or 0, total.get("end") or summary.get("endTime")
+        phases[entry.get("phase") or entry.get("name")] = {
+            "start_ms": start, "duration_ms": max(0, (end or start) - start), "finished_ms": end, "terminated_ms": end,
+            "requests": summary.get("requestCount", 0), "responses": summary.get("responseCount", 0),
+            "invalid": summary.get("invalid", 0), "connection_errors": summary.get("connectionErrors", 0),
+            "request_timeouts": summary.get("requestTimeouts", 0), "internal_errors": summary.get("internalErrors", 0),
+            "blocked_ms": summary.get("blockedTime", 0) // 1_000_000,
+            "status": {c: http.get(f"status_{c}", 0) for c in ("2xx", "3xx", "4xx", "5xx", "other")},
+            "histogram_us": h.encode().decode()}
+    return {"name": (doc.get("info") or {}).get("benchmark", ""), "phases": phases, "source": "controller all.json"}
+
+
 def report(run):
     """RUN (the runner's output) as Vegeta's JSON report of every request (the ramp-in's too): requests, rate,
     throughput (successes / (sending time + the wait for the last answers)), success ratio, latencies in ns, status

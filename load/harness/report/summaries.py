@@ -9,6 +9,7 @@ Subcommands (`vtvr-harness report SUBCOMMAND -h`):
   figures RUN_DIR OUT_DIR   io-p99.svg and io-throughput.svg for README (standalone SVG files)
   step STEP_DIR             one line about one finished step; exit 3 when the step saw errors
   hey-summary FILE.csv      a short summary of a hey CSV (load/hey.sh prints it)
+  hyperfoil STEP_DIR ALL_JSON   a Hyperfoil controller's all.json into a step folder of an --agents dry run
   machine [--java JAVA] [--app-url URL] [--set KEY=VALUE ...] [--list KEY=A,B]   machine.json to stdout
   publish RUN_DIR DEST      RUN_DIR as a published result: what pages quote (summary.json, summary.md, report.html
                             <= 400 KB, else report.html left out), no raw data
@@ -28,7 +29,7 @@ import sys
 from harness.analysis import tools
 from harness.analysis.steps import one_line, read_json, step_row, worker_ceiling
 from harness.analysis.verdicts import median_rows, saturation, saturation_args, saturation_over_runs
-from harness.drivers import hey
+from harness.drivers import hey, hyperfoil
 from harness.report import archive, verdict_report
 from harness.report.charts import series_for, svg_chart
 from harness.report.pages import standalone
@@ -118,6 +119,22 @@ def hey_summary(path):
     print("\n".join([*hey.summary(path), f"(written to {path})"]))
 
 
+def hyperfoil_results(step, all_json):
+    """STEP/results.hf.json and results.json from a Hyperfoil controller's ALL_JSON; prints the step's line."""
+    doc = read_json(all_json)
+    if doc is None:
+        sys.exit(f"{all_json}: not a JSON file (a Hyperfoil controller's all.json)")
+    run = hyperfoil.from_controller(doc)
+    if not run["phases"]:
+        sys.exit(f"{all_json}: no statistics of the metric 'request' (a benchmark the harness wrote?)")
+    with open(os.path.join(step, "results.hf.json"), "w") as f:
+        json.dump(run, f)
+    with open(os.path.join(step, "results.json"), "w") as f:
+        json.dump(hyperfoil.report(run), f)
+    print(one_line(step_row(step, worker_pool_of(read_json(os.path.join(step, "..", "..", "machine.json"), {})))))
+    return 0
+
+
 def machine_json(java=None, app_url=None, sets=(), lists=()):
     """machine.json's facts (machine.facts) with the app's from its /q/info at APP_URL and KEY=VALUE extras."""
     extra = dict(kv.split("=", 1) for kv in sets)
@@ -141,6 +158,10 @@ def parser():
     f.add_argument("out")
     sub.add_parser("step", help="one line about one finished step; exit 3 when it saw errors").add_argument("step")
     sub.add_parser("hey-summary", help="a short summary of a hey CSV").add_argument("file")
+    hf = sub.add_parser("hyperfoil", help="a Hyperfoil controller's all.json into a step folder the --agents dry run "
+                        "wrote (docs/distributed.md); then `report build` of the run")
+    hf.add_argument("step")
+    hf.add_argument("all_json")
     mc = sub.add_parser("machine", help="machine.json to stdout")
     mc.add_argument("--java", help="the java binary the apps ran on, for its version")
     mc.add_argument("--app-url", help="a running app whose /q/info tells its settings and Quarkus version")
@@ -168,6 +189,8 @@ def main(argv=None):
         return 3 if re.search(r"ERRORS|NO_ANSWERS|NO_RESULTS", row["flags"] or "") else 0
     elif a.cmd == "hey-summary":
         hey_summary(a.file)
+    elif a.cmd == "hyperfoil":
+        return hyperfoil_results(a.step, a.all_json)
     elif a.cmd == "machine":
         print(json.dumps(machine_json(a.java, a.app_url, a.set, a.list), indent=2))
     else:

@@ -6,13 +6,13 @@ import os
 import sys
 from datetime import datetime
 
-from harness.drivers.base import Load
+from harness.drivers.base import Load, Target
 from harness.drivers.hyperfoil import benchmark
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.tools import LOAD_DIR
 from harness.runs import interleave, plan, scale
-from harness.runs.sequential import Sequential, report_cli
+from harness.runs.sequential import Sequential, report_cli, step_name, write_meta
 from harness.runs.system import System
 
 
@@ -30,21 +30,25 @@ def one_run_argv(argv):
 
 
 def write_agent_benchmarks(s, steps, out):
-    """--agents: each Hyperfoil step of STEPS as a benchmark for a Hyperfoil controller, its agents S.agents (the
-    rate split between them by Hyperfoil), against --app-url (or the default local app), into OUT/hyperfoil/."""
+    """--agents: each Hyperfoil step of STEPS as a step folder OUT/steps/NNN-.../ (its meta.json and results.hf.yaml,
+    a benchmark for a Hyperfoil controller whose agents are S.agents, the rate split between them by Hyperfoil)
+    against --app-url (or the default local app). `report hyperfoil` reads each run's all.json back into its folder."""
     url = s.app_url.rstrip("/") or "http://127.0.0.1:8080"
-    folder = os.path.join(out, "hyperfoil")
-    os.makedirs(folder, exist_ok=True)
-    system = System(s, out, None)
+    system, n = System(s, out, None), 0
     for i, st in enumerate(steps, 1):
         if st.tool != "hyperfoil":
             continue
-        name = f"{i:03d}-{st.scenario}-{st.series.replace('+', '-')}-{st.level}"
-        text = benchmark(name, system.target(url, st.series, st.scenario, st.extra),
-                         Load(st.level, s.ramp_ms + s.duration_ms, s.timeout_s, ramp_ms=s.ramp_ms), agents=s.agents)
-        with open(os.path.join(folder, name + ".hf.yaml"), "w") as f:
-            f.write(text)
-    print(f"Hyperfoil benchmarks for {len(s.agents)} agents ({', '.join(s.agents)}) -> {folder}/")
+        d = os.path.join(out, "steps", step_name(i, st))
+        os.makedirs(d, exist_ok=True)
+        req = system.request(st.series, st.scenario, st.extra)
+        write_meta(d, s, i, st, req, url)
+        with open(os.path.join(d, "results.hf.yaml"), "w") as f:
+            f.write(benchmark(step_name(i, st), Target(req.method, url + req.path, req.body),
+                              Load(st.level, s.ramp_ms + s.duration_ms, s.timeout_s, ramp_ms=s.ramp_ms),
+                              agents=s.agents))
+        n += 1
+    print(f"{n} Hyperfoil benchmark(s) for {len(s.agents)} agents ({', '.join(s.agents)}) -> "
+          f"{out}/steps/*/results.hf.yaml")
 
 
 def default_out():

@@ -151,22 +151,11 @@ class Sequential:
 
     # ------------------------------------------------------------------------------------------ steps
     def run_step(self, i, st):
-        s, b = self.s, plan.base_of(st.series)
-        name = f"{i:03d}-{st.scenario}-{st.series}-{st.tool}-{st.level}" + (f"-{st.extra.split('=')[1]}"
-                                                                              if st.extra else "")
-        d = os.path.join(self.out, "steps", name)
+        s = self.s
+        d = os.path.join(self.out, "steps", step_name(i, st))
         os.makedirs(d, exist_ok=True)
-        req = self.sys.request(st.series, st.scenario, st.extra)
-        meta = {"index": i, "scenario": st.scenario, "mode": b, "series": st.series,
-                "client": plan.client_of(st.series), "tool": st.tool,
-                "load_kind": "rate" if is_rate(st.tool) else "concurrency", "load": st.level,
-                "duration": s.duration, "duration_s": s.duration_ms / 1000,
-                "ramp_in_s": s.ramp_ms / 1000 if is_rate(st.tool) else 0, "params": req.params,
-                "method": req.method, "url": self.url + req.path, "expected_status": req.status,
-                "app_pid": self.app_pid, "scrape_cpu_ms": self.scrape_ms,
-                "started": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
-        with open(os.path.join(d, "meta.json"), "w") as f:
-            json.dump(meta, f)
+        write_meta(d, s, i, st, self.sys.request(st.series, st.scenario, st.extra), self.url, app_pid=self.app_pid,
+                   scrape_cpu_ms=self.scrape_ms, started=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
         rc, wall_ms = self.load(st, d, self.sys.target(self.url, st.series, st.scenario, st.extra))
         self.overheads.append(wall_ms / 1000 - (s.duration_ms + (s.ramp_ms if is_rate(st.tool) else 0)) / 1000)
         st_rc, line = 0, ""
@@ -295,6 +284,23 @@ class Sequential:
             log(f"{self.failed} step(s) produced no results")
             return 1
         return rc
+
+
+def step_name(i, st):
+    return f"{i:03d}-{st.scenario}-{st.series}-{st.tool}-{st.level}" + (f"-{st.extra.split('=')[1]}" if st.extra
+                                                                         else "")
+
+
+def write_meta(d, s, i, st, req, url, **extra):
+    """Step I's meta.json in D: what the report reads of its plan (ST), request (REQ) and settings (S)."""
+    meta = {"index": i, "scenario": st.scenario, "mode": plan.base_of(st.series), "series": st.series,
+            "client": plan.client_of(st.series), "tool": st.tool,
+            "load_kind": "rate" if is_rate(st.tool) else "concurrency", "load": st.level,
+            "duration": s.duration, "duration_s": s.duration_ms / 1000,
+            "ramp_in_s": s.ramp_ms / 1000 if is_rate(st.tool) else 0, "params": req.params,
+            "method": req.method, "url": url + req.path, "expected_status": req.status, **extra}
+    with open(os.path.join(d, "meta.json"), "w") as f:
+        json.dump(meta, f)
 
 
 def pick(name, wanted):
