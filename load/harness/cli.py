@@ -61,7 +61,8 @@ def compare_parser():
     a("--concurrency", help="hey concurrency levels, comma-separated [per scenario]")
     a("--tools", help="vegeta, hyperfoil, hey [vegeta,hey]")
     a("--agents", help="with --tools hyperfoil --dry-run: write each Hyperfoil step's benchmark for a controller with "
-      "these agents (host[:ssh port], comma-separated), the rate split between them (docs/distributed.md)")
+      "these agents (host[:ssh port], comma-separated; or k8s:N, N pods), the rate split between them "
+      "(docs/distributed.md)")
     a("--duration", help="each measured step or trial, Go duration [5s; --quick 1s; interleaved 3s, --quick 2s]")
     a("--warmup", help="the warm-up's ramp per app, discarded [10s; --quick 1s]")
     a("--warmup-max", help="after the ramp the warm-up goes on while the JIT threads use more than --warmup-jit-pct "

@@ -48,9 +48,10 @@ def test_a_body_is_sent_as_json_and_the_closed_model_holds_users():
 
 
 def test_agents_are_listed_with_their_ssh_port_and_threads():
-    text = benchmark("io", Target("GET", "http://app:8080/io"), Load(3000, 5000), agents=("h1", "h2:2222"))
+    text = benchmark("io", Target("GET", "http://app:8080/io"), Load(3000, 5000), agents=("h1", "h2:2222", ""))
     assert 'agent-1:\n    host: "h1"\n    port: 22\n    threads: 2' in text
     assert 'agent-2:\n    host: "h2"\n    port: 2222' in text
+    assert "agent-3:\n    threads: 2\nhttp:" in text   # a pod of the Kubernetes deployer: no host
 
 
 def test_the_result_counts_the_measured_phase_and_keeps_the_ramp_in_apart():
@@ -159,7 +160,7 @@ def test_an_embedded_run_sends_the_rate_and_reads_back_every_answer(runner, keep
 def test_hyperfoils_own_parser_reads_the_agents_file_and_splits_the_rate(runner, tmp_path):
     path = tmp_path / "io.hf.yaml"
     path.write_text(benchmark("io", Target("GET", "http://app:8080/io"), Load(3000, 5000, ramp_ms=1000),
-                              agents=("h1", "h2:2222", "h3")))
+                              agents=("h1", "h2:2222", "")))
     out = tmp_path / "parsed.json"
     with procs.Procs() as ps:
         r = ps.run("parse", [*runner, "--parse", str(path), str(out)], log_path=str(tmp_path / "parse.log"),

@@ -21,16 +21,18 @@ CONNECTIONS_PER_RATE_S = 1.0    # the connection pool may grow to a second's req
 def benchmark(name, target, load, *, agents=(), model="rate", threads=2):
     """The Hyperfoil benchmark (YAML text) of one step: TARGET at LOAD.level for LOAD.duration_ms, whose first
     LOAD.ramp_ms are the ramp-in phase. AGENTS: hosts ('host' or 'host:port') a Hyperfoil controller starts agents on
-    over SSH; each runs THREADS threads and Hyperfoil gives each agent its share of the rate (and of the users)."""
+    over SSH, or '' for a pod its Kubernetes deployer starts; each runs THREADS threads and Hyperfoil gives each
+    agent its share of the rate (and of the users)."""
     base, path = _split(target.url)
     level = max(1, int(load.level))
     pool = max(16, int(level * CONNECTIONS_PER_RATE_S)) if model == "rate" else level
     lines = [f"name: {json.dumps(name)}", f"threads: {threads}"]
     if agents:
         lines.append("agents:")
-        lines += [f"  agent-{i + 1}:\n    host: {json.dumps(h.rpartition(':')[0] if ':' in h else h)}\n"
-                  f"    port: {h.rpartition(':')[2] if ':' in h else 22}\n    threads: {threads}"
-                  for i, h in enumerate(agents)]
+        for i, h in enumerate(agents, 1):   # a host over SSH, or "" for a pod of the Kubernetes deployer
+            where = [f"    host: {json.dumps(h.rpartition(':')[0] if ':' in h else h)}",
+                     f"    port: {h.rpartition(':')[2] if ':' in h else 22}"] if h else []
+            lines += [f"  agent-{i}:", *where, f"    threads: {threads}"]
     lines += ["http:", f"  host: {json.dumps(base)}", "  sharedConnections:",
               f"    core: {min(pool, max(16, level // 10))}", f"    max: {pool}", "    buffer: 16",
               "phases:"]

@@ -47,7 +47,7 @@ def write_agent_benchmarks(s, steps, out):
                               Load(st.level, s.ramp_ms + s.duration_ms, s.timeout_s, ramp_ms=s.ramp_ms),
                               agents=s.agents))
         n += 1
-    print(f"{n} Hyperfoil benchmark(s) for {len(s.agents)} agents ({', '.join(s.agents)}) -> "
+    print(f"{n} Hyperfoil benchmark(s) for {len(s.agents)} agents ({', '.join(a or 'a pod' for a in s.agents)}) -> "
           f"{out}/steps/*/results.hf.yaml")
 
 

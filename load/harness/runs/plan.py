@@ -220,6 +220,8 @@ def settings(args, rng=random):
     s.conc = _ints(args.concurrency, "concurrency") if args.concurrency else s.conc
     s.tools = _csv(args.tools) or s.tools
     s.agents = _csv(args.agents)
+    if len(s.agents) == 1 and re.fullmatch(r"k8s:[1-9][0-9]*", s.agents[0]):   # pods of Hyperfoil's k8s deployer
+        s.agents = ("",) * int(s.agents[0][4:])
     if s.agents and not ("hyperfoil" in s.tools and args.dry_run):
         raise Fatal("--agents: Hyperfoil benchmarks for a controller's agents (docs/distributed.md); they are written, "
                     "not run, by a --dry-run with --tools hyperfoil")
