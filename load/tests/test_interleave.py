@@ -13,7 +13,7 @@ from harness.analysis import model, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.infra.errors import Fatal
 from harness.report import summary_files, verdict_report, verdict_sections
-from harness.runs import interleave, plan
+from harness.runs import plan, trial_plan
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 REQUIRED = {"target", "scenario", "rate", "metric", "series", "ratio", "ci_low", "ci_high", "blocks", "verdict", "aa"}
@@ -25,19 +25,19 @@ def settings(*argv):
 
 def test_default_run_is_interleaved_over_the_targets_steps_with_the_aa_pair():
     s = settings()
-    tp, tools = interleave.trial_plan(s, s.seed)
+    tp, tools = trial_plan.trial_plan(s, s.seed)
     assert s.design == "interleaved" and s.duration_ms == 3000 and s.budget_s == plan.DEFAULT_BUDGET_S
     assert tp.series == ("virtual", "virtual+socket", "reactive", "reactive-aa") and not tp.pairs
-    assert [sc for sc, _ in tp.steps] == list(interleave.DEFAULT_SCENARIOS)
+    assert [sc for sc, _ in tp.steps] == list(trial_plan.DEFAULT_SCENARIOS)
     assert tools[("io", 2500.0)] == "vegeta"
     # the default budget fits the first planned look (MIN_BLOCKS, with every restart's warm block) by the time model
-    n = trials.max_blocks(tp, s.budget_s - 20, interleave.timing(s, len(tp.series)))
+    n = trials.max_blocks(tp, s.budget_s - 20, trial_plan.timing(s, len(tp.series)))
     assert trials.looks(trials.MIN_BLOCKS, n)[0] == trials.MIN_BLOCKS
 
 
 def test_quick_is_one_step_three_series_and_sequential_designs_keep_their_plan():
     s = settings("--quick")
-    tp, _ = interleave.trial_plan(s, s.seed)
+    tp, _ = trial_plan.trial_plan(s, s.seed)
     assert (tp.series, tp.steps, s.duration_ms, s.budget_s) == (("virtual", "reactive", "reactive-aa"),
                                                                 (("io", 500.0),), 2000, plan.QUICK_BUDGET_S)
     assert settings("--experiment", "saturate").design == "sequential"
@@ -46,7 +46,7 @@ def test_quick_is_one_step_three_series_and_sequential_designs_keep_their_plan()
 
 def test_duet_pairs_are_the_targets_pairs_and_the_aa_pair():
     s = settings("--design", "duet", "--modes", "virtual,reactive", "--scenario", "io", "--rates", "2500")
-    tp, _ = interleave.trial_plan(s, s.seed)
+    tp, _ = trial_plan.trial_plan(s, s.seed)
     assert set(tp.pairs) == {("virtual", "reactive"), ("reactive-aa", "reactive")}
     t = trials.block_trials(tp, 0)
     assert len(t) == 2 and all(len(x.series) == 2 for x in t)
@@ -55,13 +55,13 @@ def test_duet_pairs_are_the_targets_pairs_and_the_aa_pair():
 def test_jvm_opts_go_to_one_series_and_bad_ones_are_clear_errors():
     s = settings("--modes", "reactive", "--jvm-opts", "reactive-aa=-XX:TieredStopAtLevel=1")
     assert s.jvm_opts == {"reactive-aa": "-XX:TieredStopAtLevel=1"}
-    assert interleave.series_of(s) == ("reactive", "reactive-aa")
+    assert trial_plan.series_of(s) == ("reactive", "reactive-aa")
     for argv, message in ((("--jvm-opts", "reactive-aa"), "SERIES=OPTIONS"),
                           (("--jvm-opts", "worker=-Xint"), "not a series of this run"),
                           (("--design", "sequential", "--jvm-opts", "reactive-aa=-Xint"), "interleaved or duet"),
                           (("--design", "both"), "--design takes"), (("--budget", "soon"), "--budget must")):
         with pytest.raises(Fatal, match=message):
-            interleave.series_of(settings(*argv))
+            trial_plan.series_of(settings(*argv))
 
 
 def test_a_trial_record_comes_from_its_step_row():
@@ -95,7 +95,7 @@ def synthetic_run(tp, blocks, cpu_factor, seed=1):
 
 def test_plan_to_summary_json_verdicts(tmp_path):
     s = settings("--modes", "virtual,reactive", "--scenario", "io", "--rates", "2500")
-    tp, _ = interleave.trial_plan(s, s.seed)
+    tp, _ = trial_plan.trial_plan(s, s.seed)
     records = synthetic_run(tp, 8, {"virtual": 1.5})
     level = trials.look_at(trials.looks(trials.MIN_BLOCKS, 8), 8, True)
     result = stats.analyse(records, for_series(tp.series), AA_PAIRS, level, seed=s.seed)

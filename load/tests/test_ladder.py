@@ -13,7 +13,7 @@ from harness.analysis import ladder, stats, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.infra.errors import Fatal
 from harness.report import ladder_report, summary_files, verdict_report, verdict_sections
-from harness.runs import interleave, plan
+from harness.runs import plan, trial_plan
 
 # true CPU ms/req of every series (the reactive ladder: floor 0.050 up to the mode at 0.100, the project's own
 # rungs above ladder-rest-client costing 1 - 0.080/0.100 = 20 %; the virtual ladder's 1 - 0.098/0.103 = 4.9 %)
@@ -123,7 +123,7 @@ def test_a_sequential_run_gets_point_ratios_from_its_rows():
 
 def test_summary_and_report_carry_the_floor_the_waterfall_and_the_share(tmp_path):
     s = settings("--experiment", "ladder")
-    tp, _ = interleave.trial_plan(s, s.seed)
+    tp, _ = trial_plan.trial_plan(s, s.seed)
     recs = records([x for x in tp.series if x in TRUE], 6, rates=(1000.0, 1500.0))
     result = stats.analyse(recs, for_series(tp.series), AA_PAIRS, 0.95, seed=7)
     result["ladder"] = ladder.analyse(recs, 0.95, 7, result["design_broken"])
@@ -148,21 +148,21 @@ def test_summary_and_report_carry_the_floor_the_waterfall_and_the_share(tmp_path
 
 def test_the_ladder_preset_and_its_quick_variant():
     s = settings("--experiment", "ladder")
-    tp, tools = interleave.trial_plan(s, s.seed)
+    tp, tools = trial_plan.trial_plan(s, s.seed)
     assert s.design == "interleaved" and s.budget_s == 15 * 60 and s.duration_ms == 2000
     assert tp.series[0] == "floor" and tp.series[-1] == "reactive-aa" and len(tp.series) == 16
     assert {"ladder-vt-gateway+socket", "virtual+socket", "worker"} <= set(tp.series)
     assert tp.steps == (("io", 1000.0), ("io", 1500.0)) and set(tools.values()) == {"vegeta"}
-    tm = interleave.timing(s, len(tp.series))
+    tm = trial_plan.timing(s, len(tp.series))
     n = trials.max_blocks(tp, s.budget_s - 20, tm)
     assert n >= 4 and trials.duration_s(tp, n, tm) <= s.budget_s - 20
     q = settings("--experiment", "ladder", "--quick")
-    tq, _ = interleave.trial_plan(q, q.seed)
+    tq, _ = trial_plan.trial_plan(q, q.seed)
     assert tq.series == ("floor", "ladder-rest-client", "reactive", "reactive-aa") and tq.steps == (("io", 500.0),)
     assert q.budget_s == plan.QUICK_BUDGET_S
     # explicit options still win over the preset
     o = settings("--experiment", "ladder", "--modes", "floor,reactive", "--rates", "800", "--budget", "5m")
-    to, _ = interleave.trial_plan(o, o.seed)
+    to, _ = trial_plan.trial_plan(o, o.seed)
     assert to.series == ("floor", "reactive", "reactive-aa") and to.steps == (("io", 800.0),) and o.budget_s == 300
 
 
@@ -175,7 +175,7 @@ def test_floor_and_rungs_are_series_of_any_design():
         "ladder-vt-gateway+socket"
     assert plan.base_of("ladder-virtual+socket") == "ladder-virtual"
     # an interleaved block leaves out the trials of a series that does not serve the step's scenario
-    assert [interleave.serves(x, sc) for x, sc in (("floor", "fanout"), ("floor", "db"), ("ladder-rest", "fanout"),
+    assert [trial_plan.serves(x, sc) for x, sc in (("floor", "fanout"), ("floor", "db"), ("ladder-rest", "fanout"),
                                                    ("ladder-vt-gateway+socket", "io"), ("reactive-aa", "db"))] \
         == [True, False, False, True, True]
     for modes, message in (("ladder-rest+socket", "a delay client"), ("ladder-nothing", "unknown mode"),
@@ -183,6 +183,6 @@ def test_floor_and_rungs_are_series_of_any_design():
         with pytest.raises(Fatal, match=message):
             settings("--modes", modes)
     with pytest.raises(Fatal, match="ladder-rest: no chosen scenario is served by it"):
-        interleave.trial_plan(settings("--modes", "floor,ladder-rest,reactive", "--scenario", "fanout"), 7)
+        trial_plan.trial_plan(settings("--modes", "floor,ladder-rest,reactive", "--scenario", "fanout"), 7)
     with pytest.raises(Fatal, match="unknown experiment"):
         settings("--experiment", "ladders")

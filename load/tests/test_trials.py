@@ -170,3 +170,33 @@ def test_warm_blocks_follow_every_restart_and_are_timed():
     tm = trials.Timing(trial_s=5, ramp_s=1, gap_s=1, start_s=5, warmup_s=30)
     no_warm = trials.duration_s(plan(restart_every=2, warm_blocks=0), 4, tm)
     assert trials.duration_s(p, 4, tm) == no_warm + 2 * per_block * 7
+
+
+# ---------------------------------------------------------------------------------------------- warm until settled
+def cpu_recs(block, **cpu):
+    return [{"block": block, "series": s, "scenario": sc, "rate": 100.0, "cpu_ms_per_req": v}
+            for s, steps in cpu.items() for sc, v in steps.items()]
+
+
+def test_a_series_settles_when_no_step_moved_more_than_the_bound():
+    prev = cpu_recs(0, reactive={"io": 0.20, "fanout": 1.0}, virtual={"io": 0.30, "fanout": 2.0})
+    last = cpu_recs(0, reactive={"io": 0.19, "fanout": 1.05}, virtual={"io": 0.24, "fanout": 2.0})
+    state = trials.settle(prev, last)
+    assert state["reactive"] == (True, pytest.approx(0.05))
+    assert state["virtual"] == (False, pytest.approx(0.20))   # io moved 20 %: still warming
+
+
+def test_a_step_without_a_figure_is_not_settled():
+    state = trials.settle(cpu_recs(0, floor={"io": 0.1}), cpu_recs(0, floor={"io": None}))
+    assert state == {"floor": (False, None)}
+    assert trials.settle([], cpu_recs(0, floor={"io": 0.1})) == {"floor": (False, None)}
+
+
+def test_the_report_says_what_the_warm_ups_needed_and_flags_a_series_that_never_settled():
+    from harness.report.verdict_sections import warm_text
+    log = [{"series": "reactive", "invocation": 0, "warm_blocks": 1, "settled": True, "change": 0.04},
+           {"series": "virtual", "invocation": 0, "warm_blocks": 3, "settled": False, "change": 0.18}]
+    text = warm_text({"warmup": log})
+    assert "moved at most 10 %" in text and "1-3 per invocation" in text
+    assert "NEVER SETTLED (flagged): virtual #0 (18 %)" in text
+    assert "every series settled" in warm_text({"warmup": log[:1]}) and warm_text({"warmup": []}) == ""

@@ -8,10 +8,13 @@ when the run may stop.
 - **Invocations.** Every series' app is restarted every RESTART_EVERY blocks, all at the same block boundary and in
   a random order, so a pair's blocks nest in invocations (stats.interval's invocation level) and JIT/layout luck is
   sampled RUN_BLOCKS / RESTART_EVERY times, not frozen in.
-- **Warm blocks.** After every restart the apps run WARM_BLOCKS whole blocks of trials that are recorded apart and
-  never analysed: the last of the warm-up, under the trials' own load. A default run without them (seed 2311,
+- **Warm blocks.** After every restart the apps run whole blocks of trials that are recorded apart and never
+  analysed: the last of the warm-up, under the trials' own load, at least WARM_BLOCKS of them and then more until
+  every series has settled (settle(): each step's CPU per request within SETTLE_WITHIN of the warm block before),
+  at most MAX_WARM_BLOCKS; a series still moving then is flagged. A default run without them (seed 2311,
   docs/statistics.md) measured every series' first block after a start at 1.4-3.6x the CPU per request of its
-  second block: the JIT and the heap were still settling after the window warm-up had called them steady.
+  second block, and with one warm block the first measured block was still 1.19-1.47x the second: the JIT and the
+  heap were still settling after the window warm-up had called them steady.
 - **Duet.** With PAIRS, each trial loads two series at the same moment at the step's rate; which one starts first
   alternates from block to block (and from step to step), so a start-order advantage cancels.
 - **Stopping.** The run looks at its intervals only at planned block counts (looks(): from MIN_BLOCKS to what the
@@ -31,6 +34,7 @@ ALPHA = 0.05
 RHO = 2           # alpha spent up to a look: ALPHA * (blocks / last look's blocks) ** RHO
 MIN_BLOCKS = 8     # with restarts every 2 blocks: 4 invocations, 3 degrees of freedom at the first look
 N_LOOKS = 3
+SETTLE_WITHIN = 0.10   # a series has settled when no step's CPU per request moved more than this between warm blocks
 
 
 @dataclass(frozen=True)
@@ -42,11 +46,12 @@ class Plan:
     seed: int
     restart_every: int = 2
     pairs: tuple = ()
-    warm_blocks: int = 1
+    warm_blocks: int = 1          # the least warm blocks after a restart (the time model counts these)
+    max_warm_blocks: int = 1      # the most, while a series has not settled
 
     def __post_init__(self):
-        if self.restart_every < 1 or self.warm_blocks < 0:
-            raise ValueError("restart_every is at least 1, warm_blocks at least 0")
+        if self.restart_every < 1 or self.warm_blocks < 0 or self.max_warm_blocks < self.warm_blocks:
+            raise ValueError("restart_every is at least 1, 0 <= warm_blocks <= max_warm_blocks")
         if len(set(self.series)) != len(self.series) or not self.series or not self.steps:
             raise ValueError("series (distinct) and steps must not be empty")
         for p in self.pairs:
@@ -196,6 +201,22 @@ def should_stop(plan_looks, blocks, undecided, budget_left):
     if not budget_left or (plan_looks and blocks >= plan_looks[-1]):
         return True
     return blocks in plan_looks and undecided == 0
+
+
+def settle(prev, last, within=SETTLE_WITHIN):
+    """{series: (settled, the largest relative change of a step's CPU per request)} from warm block PREV's records to
+    LAST's; a series with a step missing from either is not settled (change None)."""
+    def cpu(recs):
+        return {(r["series"], r["scenario"], r["rate"]): r["cpu_ms_per_req"] for r in recs}
+    a, b = cpu(prev), cpu(last)
+    out = {}
+    for key in sorted(set(a) | set(b)):
+        x, y = a.get(key), b.get(key)
+        change = abs(y / x - 1) if x and y else None
+        old = out.get(key[0], (True, 0.0))
+        worst = None if change is None or old[1] is None else max(old[1], change)
+        out[key[0]] = (old[0] and change is not None and change <= within, worst)
+    return out
 
 
 def settling(warm, measured, block):

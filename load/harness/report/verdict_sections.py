@@ -9,6 +9,8 @@ import os
 from harness.analysis.model import VERDICT_KEYS, verdict_label
 from harness.analysis.steps import read_json
 from harness.analysis.targets import LABELS
+from harness.analysis.trials import SETTLE_WITHIN
+from harness.drivers import unit
 from harness.report import charts, pages, verdict_summary
 
 VERDICTS = "verdicts.json"
@@ -55,8 +57,21 @@ def _hw(e):
     return "" if e.get("aa_half_width") is None else f"+-{100 * e['aa_half_width']:.1f} %"
 
 
+def warm_text(d):
+    """What the warm-ups needed: warm blocks per invocation, and the series that never settled."""
+    log = d.get("warmup") or []
+    needed = [e["warm_blocks"] for e in log if e.get("warm_blocks")]
+    if not needed:
+        return ""
+    unsettled = [f"{e['series']} #{e['invocation']} ({100 * e['change']:.0f} %)" if e.get("change") is not None
+                 else f"{e['series']} #{e['invocation']}" for e in log if e.get("settled") is False]
+    return (f"; warm blocks until each series' CPU per request moved at most {100 * SETTLE_WITHIN:.0f} % from one to "
+            f"the next: {min(needed)}-{max(needed)} per invocation"
+            + (f", NEVER SETTLED (flagged): {', '.join(unsettled)}" if unsettled else ", every series settled"))
+
+
 def design_text(d):
-    steps = ", ".join(f"{sc} {lv:g}{' req/s' if tool == 'vegeta' else ' in flight'}" for sc, lv, tool in d["steps"])
+    steps = ", ".join(f"{sc} {lv:g}{unit(tool)}" for sc, lv, tool in d["steps"])
     what = (f"duet (pairs loaded at the same moment, the step's rate split between them: "
             f"{'; '.join(' + '.join(p) for p in d['pairs'])})" if d["design"] == "duet"
             else "interleaved (one series loaded at a time, a fresh random order per step and block)")
@@ -65,8 +80,12 @@ def design_text(d):
                 else "one app invocation per series")
     if d.get("warm_blocks"):
         settle = ", ".join(f"{x:.2f}x" for x in d.get("settling") or [])
-        restarts += (f", {d['warm_blocks']} warm block(s) after each start, discarded"
-                     + (f" (their CPU per request over the next block's: {settle})" if settle else ""))
+        if warm_text(d):   # a run that warmed until settled (trials.settle)
+            restarts += (f", warm blocks after each start, discarded{warm_text(d)}"
+                         + (f" (the last one's CPU per request over the next block's: {settle})" if settle else ""))
+        else:
+            restarts += (f", {d['warm_blocks']} warm block(s) after each start, discarded"
+                         + (f" (their CPU per request over the next block's: {settle})" if settle else ""))
     return (f"Design: {what}. Series: {', '.join(d['series'])}. Steps: {steps}. {d['blocks']} blocks of "
             f"{d['trial']} trials (after a {d['ramp_in']} ramp-in), {restarts}, seed {d['seed']}, looks at "
             f"{d['looks'] or 'the end only'}, intervals at "

@@ -11,26 +11,15 @@ from dataclasses import dataclass
 
 from harness.analysis import ladder, model, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
-from harness.drivers import RATE_TOOLS, is_rate, unit
+from harness.drivers import is_rate, unit
 from harness.drivers.base import Load
 from harness.infra import procs
-from harness.infra.catalogue import table
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, children_cpu_ms, fetch, log, save
 from harness.report import verdict_report
 from harness.runs import plan
 from harness.runs.system import System
-
-# What a default run measures: one step per scenario the targets name (scenario, tool, load), at the rates the
-# previous runs found every series serving fully (docs/results.md); io 2,500 is the A/A yardstick's rate.
-DEFAULT_STEPS = (("io", "vegeta", 2500), ("fanout", "vegeta", 150), ("db", "vegeta", 800),
-                 ("checkout", "vegeta", 150), ("cpu", "hey", 16))
-DEFAULT_SCENARIOS = ("io", "fanout", "db", "checkout")   # cpu (with worker: its target) only when asked: time
-DEFAULT_SERIES = ("virtual", "virtual+socket", "reactive")
-QUICK_STEPS = (("io", "vegeta", 500),)
-QUICK_SERIES = ("virtual", "reactive")
-QUICK_BLOCKS = 3          # --quick runs this many blocks whatever its budget says, and looks once
-TRIAL_OVERHEAD_S = 0.6   # per trial beside its load (sampler, scrapes, tool start): 72 s blocks of 16 4-s trials
+from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, serves, timing, trial_plan
 
 
 @dataclass
@@ -46,78 +35,6 @@ class App:
         return self.proc.pid
 
 
-def serves(series, scenario):
-    """True when SERIES (a mode, the floor, a rung; +client, -aa) serves SCENARIO (app's GET /scenarios)."""
-    return plan.base_of(series) in table().series_for(scenario)
-
-
-def steps_of(s):
-    """[(scenario, tool, load)] of an interleaved run from its settings: --rates/--concurrency per chosen scenario
-    when given, else each chosen scenario's default step (DEFAULT_STEPS; QUICK_STEPS for --quick)."""
-    default = {sc: (tool, lv) for sc, tool, lv in DEFAULT_STEPS}
-    if s.quick:
-        default.update({sc: (tool, lv) for sc, tool, lv in QUICK_STEPS})
-    chosen = s.scenarios if s.scenarios_given else [sc for sc, *_ in QUICK_STEPS] if s.quick else DEFAULT_SCENARIOS
-    rate_tools = [t for t in s.tools if t in RATE_TOOLS]
-    if len(rate_tools) > 1:
-        raise Fatal(f"--tools {','.join(s.tools)}: the {s.design} design keys its trials by scenario and load, so it "
-                    "takes one rate tool; compare tools with --design sequential (docs/distributed.md)")
-    rate_tool = rate_tools[0] if rate_tools else None
-    default = {sc: (rate_tool if tool == "vegeta" else tool, lv) for sc, (tool, lv) in default.items()}
-    out = []
-    for sc in chosen:
-        if s.rates and rate_tool:
-            out += [(sc, rate_tool, r) for r in s.rates]
-        if s.conc and "hey" in s.tools:
-            out += [(sc, "hey", c) for c in s.conc]
-        if not (s.rates or s.conc) and sc in default and default[sc][0] in s.tools:
-            out.append((sc, *default[sc]))
-    if not out:
-        raise Fatal("nothing to run: no chosen scenario has a step (give --rates or --concurrency)")
-    return out
-
-
-def series_of(s):
-    """The series of an interleaved run: the chosen modes (DEFAULT_SERIES, QUICK_SERIES for --quick, unless
-    --modes), plus the A/A series (e.g. reactive-aa); --jvm-opts must name one of them."""
-    modes = list(s.modes) if s.modes_given else list(QUICK_SERIES if s.quick else DEFAULT_SERIES)
-    out = modes + ([s.aa + steps.AA_SUFFIX] if s.aa and s.aa in modes else [])
-    for name in s.jvm_opts:
-        if name not in out:
-            raise Fatal(f"--jvm-opts {name}=...: {name} is not a series of this run ({','.join(out)})")
-    return tuple(out)
-
-
-def duet_pairs(series):
-    """The pairs a duet run loads together: every target's pair among SERIES and the A/A pair."""
-    pairs = [tuple(t.series) for t in for_series(series)] + [p for p in AA_PAIRS if all(x in series for x in p)]
-    return tuple(dict.fromkeys(pairs))
-
-
-def timing(s, n_series):
-    """trials.Timing of this run's settings: plan.py's per-step overhead, its app start shared by the apps started
-    together and the shared warm-up (the warm blocks are trials.duration_s's)."""
-    return trials.Timing(trial_s=s.duration_ms / 1000, ramp_s=s.ramp_ms / 1000, gap_s=TRIAL_OVERHEAD_S,
-                         start_s=plan.APP_START_S / n_series * 2,
-                         warmup_s=(s.warmup_ms / 1000) / n_series,
-                         warm_together=False)
-
-
-def trial_plan(s, seed):
-    """The trials.Plan of a run: its series, steps (scenario, load) and design."""
-    series = series_of(s)
-    st = steps_of(s)
-    idle = [x for x in series if not any(serves(x, sc) for sc, *_ in st)]
-    if idle:
-        raise Fatal(f"{', '.join(idle)}: no chosen scenario is served by it "
-                    f"({', '.join(dict.fromkeys(sc for sc, *_ in st))}; the ladder's rungs serve io only)")
-    pairs = duet_pairs(series) if s.design == "duet" else ()
-    if s.design == "duet" and not pairs:
-        raise Fatal("--design duet: no target compares two of the chosen series")
-    return trials.Plan(series, tuple((sc, float(lv)) for sc, _, lv in st), seed, s.restart_every, pairs), \
-        {(sc, float(lv)): tool for sc, tool, lv in st}
-
-
 class Interleaved:
     """One interleaved (or duet) run into one results folder; the setup (build, database, tools) is System's."""
 
@@ -131,6 +48,8 @@ class Interleaved:
         self.records = []
         self.warm_records = []     # the warm blocks' trials (trials.Plan.warm_blocks): kept, never analysed
         self.warm_log = []
+        self.last_warm = []        # the last warm block's trials after the latest restart
+        self.settling_due = False  # the next measured block is the first after a restart
         self.settling = []         # per restart: settling() of its warm block
         self.block_s, self.restart_s = [], []
         self.n = 0
@@ -167,7 +86,8 @@ class Interleaved:
         return [(sc, rate) for sc, rate in self.tplan.steps if serves(series, sc)]
 
     def restart(self, names, block):
-        """Fresh apps of NAMES before BLOCK, warmed, then the block's warm trials (trials.warm_trials)."""
+        """Fresh apps of NAMES before BLOCK, warmed, then the block's warm trials (trials.warm_trials); whether they
+        settled the apps is judged by the block after them (run's settle())."""
         t0 = time.monotonic()
         for series in names:
             old = self.apps.pop(series, None)
@@ -175,12 +95,14 @@ class Interleaved:
                 self.ps.stop(old.proc, grace_s=10)
         started = self.start_apps(names, trials.invocation(self.tplan, block))
         self.warm(started)
-        warm = [r for t in trials.warm_trials(self.tplan, block) if all(serves(x, t.scenario) for x in t.series)
-                for r in self.trial(t, kind="w")]
+        self.settling_due = True
+        warm = self.last_warm = [r for t in trials.warm_trials(self.tplan, block)
+                                 if all(serves(x, t.scenario) for x in t.series) for r in self.trial(t, kind="w")]
         self.warm_records += warm
         for app in started:
             mine = [r for r in warm if r["series"] == app.series]
-            entry = {"series": app.series, "invocation": app.invocation,
+            entry = {"series": app.series, "invocation": app.invocation, "warm_blocks": self.tplan.warm_blocks,
+                     "settled": None, "change": None,
                      "cpu_ms_per_req": {f"{r['scenario']} {r['rate']:g}": r["cpu_ms_per_req"] for r in mine},
                      "ok_pct": min((round(100 * r["ok"] / max(r["requests"], 1), 1) for r in mine), default=None)}
             self.warm_log.append(entry)
@@ -188,6 +110,31 @@ class Interleaved:
                 log(f"warm block {app.series} #{app.invocation}: only {entry['ok_pct']} % of one trial's requests "
                     "succeeded (WARNING: its app may not be ready for the measured blocks)")
         self.restart_s.append(time.monotonic() - t0)
+
+    def settle(self, recs):
+        """After a block that followed warm ones: True when every series has settled (trials.settle against the last
+        warm block) or the warm-up reached Plan.max_warm_blocks; else RECS become one more warm block. The warm-up
+        log gets each series' warm blocks, change and whether it settled."""
+        state = trials.settle(self.last_warm, recs)
+        entries = {e["series"]: e for e in self.warm_log[-len(self.tplan.series):]}
+        done = all(ok for ok, _ in state.values()) or \
+            max(e["warm_blocks"] for e in entries.values()) >= self.tplan.max_warm_blocks
+        for series, (ok, change) in state.items():
+            if series in entries:
+                entries[series].update(settled=ok, change=None if change is None else round(change, 3))
+        log("CPU per request moved " + ", ".join(f"{s} {100 * c:.0f} %" if c is not None else f"{s} n/a"
+                                                  for s, (_, c) in state.items())
+            + f" from the last warm block (settled: within {100 * trials.SETTLE_WITHIN:.0f} %)"
+            + ("" if done else ": this block counts as one more warm block"))
+        if not done:
+            for e in entries.values():
+                e["warm_blocks"] += 1
+            self.warm_records += recs
+            self.last_warm = recs
+        elif not all(ok for ok, _ in state.values()):
+            log("warm-up: NOT SETTLED at the most warm blocks for " + ", ".join(
+                s for s, (ok, _) in state.items() if not ok) + " (flagged in the report)")
+        return done
 
     # ------------------------------------------------------------------------------------------ warm-up
     def send(self, app, scenario, rate, ms, prefix):
@@ -297,9 +244,9 @@ class Interleaved:
             f"[{', '.join(f'{sc} {lv:g}{unit(self.tools[(sc, lv)])}' for sc, lv in tp.steps)}], "
             f"{units * len(tp.steps)} trials of {s.duration} a block, apps restarted every {tp.restart_every} "
             f"blocks; budget {s.budget_s / 60:.0f} min: about {n_max} blocks, looks at {plan_looks or 'none'}")
-        blocks, result, level = 0, None, None
+        blocks, result, level, warming = 0, None, None, False
         while True:
-            names = trials.restarts(tp, blocks)
+            names = [] if warming else trials.restarts(tp, blocks)
             if names:
                 log(f"block {blocks + 1}: starting fresh apps ({', '.join(names)}), invocation "
                     f"{trials.invocation(tp, blocks)}")
@@ -307,11 +254,18 @@ class Interleaved:
                 if not os.path.exists(os.path.join(self.out, "machine.json")):
                     self.sys.write_facts(self.apps[names[0]].url, started, self.cmdline)
             t_block = time.monotonic()
-            for t in trials.block_trials(tp, blocks):
-                if all(serves(x, t.scenario) for x in t.series):   # the floor has no db, a rung no fanout
-                    self.records += self.trial(t)
-            if names and tp.warm_blocks:
-                self.settling.append(round(trials.settling(self.warm_records, self.records, blocks), 3))
+            recs = [r for t in trials.block_trials(tp, blocks) if all(serves(x, t.scenario) for x in t.series)
+                    for r in self.trial(t)]   # the floor has no db, a rung no fanout
+            warming = bool(names or warming) and tp.max_warm_blocks > tp.warm_blocks and not self.settle(recs)
+            if warming:
+                if deadline - time.monotonic() < self.mean(self.block_s or [0]):
+                    log("the budget ends during the warm-up: no measured block")
+                    break
+                continue
+            self.records += recs
+            if self.settling_due and tp.warm_blocks:
+                self.settling_due = False
+                self.settling.append(round(trials.settling(self.last_warm, self.records, blocks), 3))
                 log(f"warm block / first measured block after the start, CPU per request: median "
                     f"{self.settling[-1]:.2f}x over every series and step")
             blocks += 1
@@ -367,19 +321,6 @@ class Interleaved:
 WORKER_POOL = 200   # quarkus.thread-pool.max-threads of the app, for the worker rows' Little's-law ceiling
 
 
-
-
-def dry_run(s):
-    tp, tools = trial_plan(s, s.seed)
-    tm = timing(s, len(tp.series))
-    n = trials.max_blocks(tp, s.budget_s - 20, tm)
-    for k, (kind, x) in enumerate(trials.schedule(tp, min(n, 2) or 1)):
-        print(f"{k + 1:3d}. {kind} {x if kind == 'restart' else f'block {x.block} {x.scenario} {x.rate:g} '}"
-              + ("" if kind == "restart" else " + ".join(x.series)))
-    print(f"design {s.design}: {len(tp.series)} series, {len(tp.steps)} steps; budget {s.budget_s:.0f} s fits about "
-          f"{n} blocks (about {trials.duration_s(tp, n, tm):.0f} s); looks at "
-          f"{trials.looks(trials.MIN_BLOCKS, n) or f'the end only (fewer than {trials.MIN_BLOCKS} blocks)'}")
-    return 0
 
 
 def run(s, out, cmdline):

@@ -1,0 +1,109 @@
+"""The interleaved and duet designs' plan (docs/statistics.md), before anything starts: the series and steps a run
+measures, its trials.Plan (series, steps, seed, restarts, warm blocks), its time model, and the --dry-run that prints
+them. The runner is interleave.py."""
+from __future__ import annotations
+
+from harness.analysis import steps, trials
+from harness.analysis.targets import AA_PAIRS, for_series
+from harness.drivers import RATE_TOOLS
+from harness.infra.catalogue import table
+from harness.infra.errors import Fatal
+from harness.runs import plan
+
+# What a default run measures: one step per scenario the targets name (scenario, tool, load), at the rates the
+# previous runs found every series serving fully (docs/results.md); io 2,500 is the A/A yardstick's rate.
+DEFAULT_STEPS = (("io", "vegeta", 2500), ("fanout", "vegeta", 150), ("db", "vegeta", 800),
+                 ("checkout", "vegeta", 150), ("cpu", "hey", 16))
+DEFAULT_SCENARIOS = ("io", "fanout", "db", "checkout")   # cpu (with worker: its target) only when asked: time
+DEFAULT_SERIES = ("virtual", "virtual+socket", "reactive")
+QUICK_STEPS = (("io", "vegeta", 500),)
+QUICK_SERIES = ("virtual", "reactive")
+QUICK_BLOCKS = 3          # --quick runs this many blocks whatever its budget says, and looks once
+MAX_WARM_BLOCKS = 3       # warm blocks after a restart: one, and up to this many while a series has not settled
+TRIAL_OVERHEAD_S = 0.6   # per trial beside its load (sampler, scrapes, tool start): 72 s blocks of 16 4-s trials
+
+
+def serves(series, scenario):
+    """True when SERIES (a mode, the floor, a rung; +client, -aa) serves SCENARIO (app's GET /scenarios)."""
+    return plan.base_of(series) in table().series_for(scenario)
+
+
+def steps_of(s):
+    """[(scenario, tool, load)] of an interleaved run from its settings: --rates/--concurrency per chosen scenario
+    when given, else each chosen scenario's default step (DEFAULT_STEPS; QUICK_STEPS for --quick)."""
+    default = {sc: (tool, lv) for sc, tool, lv in DEFAULT_STEPS}
+    if s.quick:
+        default.update({sc: (tool, lv) for sc, tool, lv in QUICK_STEPS})
+    chosen = s.scenarios if s.scenarios_given else [sc for sc, *_ in QUICK_STEPS] if s.quick else DEFAULT_SCENARIOS
+    rate_tools = [t for t in s.tools if t in RATE_TOOLS]
+    if len(rate_tools) > 1:
+        raise Fatal(f"--tools {','.join(s.tools)}: the {s.design} design keys its trials by scenario and load, so it "
+                    "takes one rate tool; compare tools with --design sequential (docs/distributed.md)")
+    rate_tool = rate_tools[0] if rate_tools else None
+    default = {sc: (rate_tool if tool == "vegeta" else tool, lv) for sc, (tool, lv) in default.items()}
+    out = []
+    for sc in chosen:
+        if s.rates and rate_tool:
+            out += [(sc, rate_tool, r) for r in s.rates]
+        if s.conc and "hey" in s.tools:
+            out += [(sc, "hey", c) for c in s.conc]
+        if not (s.rates or s.conc) and sc in default and default[sc][0] in s.tools:
+            out.append((sc, *default[sc]))
+    if not out:
+        raise Fatal("nothing to run: no chosen scenario has a step (give --rates or --concurrency)")
+    return out
+
+
+def series_of(s):
+    """The series of an interleaved run: the chosen modes (DEFAULT_SERIES, QUICK_SERIES for --quick, unless
+    --modes), plus the A/A series (e.g. reactive-aa); --jvm-opts must name one of them."""
+    modes = list(s.modes) if s.modes_given else list(QUICK_SERIES if s.quick else DEFAULT_SERIES)
+    out = modes + ([s.aa + steps.AA_SUFFIX] if s.aa and s.aa in modes else [])
+    for name in s.jvm_opts:
+        if name not in out:
+            raise Fatal(f"--jvm-opts {name}=...: {name} is not a series of this run ({','.join(out)})")
+    return tuple(out)
+
+
+def duet_pairs(series):
+    """The pairs a duet run loads together: every target's pair among SERIES and the A/A pair."""
+    pairs = [tuple(t.series) for t in for_series(series)] + [p for p in AA_PAIRS if all(x in series for x in p)]
+    return tuple(dict.fromkeys(pairs))
+
+
+def timing(s, n_series):
+    """trials.Timing of this run's settings: plan.py's per-step overhead, its app start shared by the apps started
+    together and the shared warm-up (the warm blocks are trials.duration_s's)."""
+    return trials.Timing(trial_s=s.duration_ms / 1000, ramp_s=s.ramp_ms / 1000, gap_s=TRIAL_OVERHEAD_S,
+                         start_s=plan.APP_START_S / n_series * 2,
+                         warmup_s=(s.warmup_ms / 1000) / n_series,
+                         warm_together=False)
+
+
+def trial_plan(s, seed):
+    """The trials.Plan of a run: its series, steps (scenario, load) and design."""
+    series = series_of(s)
+    st = steps_of(s)
+    idle = [x for x in series if not any(serves(x, sc) for sc, *_ in st)]
+    if idle:
+        raise Fatal(f"{', '.join(idle)}: no chosen scenario is served by it "
+                    f"({', '.join(dict.fromkeys(sc for sc, *_ in st))}; the ladder's rungs serve io only)")
+    pairs = duet_pairs(series) if s.design == "duet" else ()
+    if s.design == "duet" and not pairs:
+        raise Fatal("--design duet: no target compares two of the chosen series")
+    warm = (1, 1) if s.quick else (1, MAX_WARM_BLOCKS)
+    return trials.Plan(series, tuple((sc, float(lv)) for sc, _, lv in st), seed, s.restart_every, pairs, *warm), \
+        {(sc, float(lv)): tool for sc, tool, lv in st}
+
+
+def dry_run(s):
+    tp, tools = trial_plan(s, s.seed)
+    tm = timing(s, len(tp.series))
+    n = trials.max_blocks(tp, s.budget_s - 20, tm)
+    for k, (kind, x) in enumerate(trials.schedule(tp, min(n, 2) or 1)):
+        print(f"{k + 1:3d}. {kind} {x if kind == 'restart' else f'block {x.block} {x.scenario} {x.rate:g} '}"
+              + ("" if kind == "restart" else " + ".join(x.series)))
+    print(f"design {s.design}: {len(tp.series)} series, {len(tp.steps)} steps; budget {s.budget_s:.0f} s fits about "
+          f"{n} blocks (about {trials.duration_s(tp, n, tm):.0f} s); looks at "
+          f"{trials.looks(trials.MIN_BLOCKS, n) or f'the end only (fewer than {trials.MIN_BLOCKS} blocks)'}")
+    return 0
