@@ -200,3 +200,36 @@ def test_the_report_says_what_the_warm_ups_needed_and_flags_a_series_that_never_
     assert "moved at most 10 %" in text and "1-3 per invocation" in text
     assert "NEVER SETTLED (flagged): virtual #0 (18 %)" in text
     assert "every series settled" in warm_text({"warmup": log[:1]}) and warm_text({"warmup": []}) == ""
+
+
+# ---------------------------------------------------------------------------------------------- allocation
+def test_the_noise_splits_into_between_and_within_invocations():
+    rng = np.random.default_rng(3)
+    ys, keys = [], []
+    for inv in range(40):
+        level = rng.normal(0, 0.10)                       # an invocation's own offset: sd 0.10
+        for _ in range(4):
+            ys.append(level + rng.normal(0, 0.05))        # a block's: sd 0.05
+            keys.append(inv)
+    comp = trials.components(ys, keys)
+    assert comp.n_inv == 40 and comp.n_blocks == 160
+    assert math.sqrt(comp.between) == pytest.approx(0.10, rel=0.3)
+    assert math.sqrt(comp.within) == pytest.approx(0.05, rel=0.2)
+    assert trials.components([0.1, 0.2], [0, 1]) is None     # no invocation with two blocks
+
+
+def test_the_blocks_per_invocation_follow_kalibera_and_jones():
+    # B = sqrt(c_inv * within / (c_blk * between))
+    comp = trials.Components(between=0.01, within=0.04, n_inv=2, n_blocks=4)
+    assert trials.best_blocks_per_invocation(comp, invocation_s=40, block_s=10) == 4
+    assert trials.best_blocks_per_invocation(trials.Components(0.04, 0.01, 2, 4), 40, 10) == 1
+    assert trials.best_blocks_per_invocation(trials.Components(0.0, 0.01, 2, 4), 40, 10) == 8
+
+
+def test_a_new_allocation_keeps_the_blocks_before_it_and_restarts_at_its_boundaries():
+    plan = trials.Plan(("a", "b"), (("io", 100.0),), seed=1, restart_every=2)
+    later = trials.allocate(plan, 4, trials.Components(0.04, 0.01, 2, 4), 40, 10)   # every block from block 4
+    assert later.later == (4, 1)
+    assert [trials.invocation(later, b) for b in range(7)] == [0, 0, 1, 1, 2, 3, 4]
+    assert [bool(trials.restarts(later, b)) for b in range(7)] == [True, False, True, False, True, True, True]
+    assert trials.duration_s(later, 7) > trials.duration_s(plan, 7)      # three more restarts

@@ -24,6 +24,7 @@ when the run may stop.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ class Plan:
     pairs: tuple = ()
     warm_blocks: int = 1          # the least warm blocks after a restart (the time model counts these)
     max_warm_blocks: int = 1      # the most, while a series has not settled
+    later: tuple = ()             # (from block, restart every): the allocation chosen mid-run (allocate())
 
     def __post_init__(self):
         if self.restart_every < 1 or self.warm_blocks < 0 or self.max_warm_blocks < self.warm_blocks:
@@ -82,14 +84,18 @@ def _rng(plan, block):
 
 
 def invocation(plan, block):
-    """The app invocation (0, 1, ...) every series uses in BLOCK."""
+    """The app invocation (0, 1, ...) every series uses in BLOCK: a restart every Plan.restart_every blocks, from
+    Plan.later's block on every Plan.later's blocks (a block count that is a restart boundary either way)."""
+    if plan.later and block >= plan.later[0]:
+        start, every = plan.later
+        return -(-start // plan.restart_every) + (block - start) // every
     return block // plan.restart_every
 
 
 def restarts(plan, block):
     """The series whose app is restarted (and warmed) before BLOCK, in the order to do it; [] when none. Block 0
     starts every app (the runner's first start, in this order too)."""
-    if block % plan.restart_every:
+    if block and invocation(plan, block) == invocation(plan, block - 1):
         return []
     return [plan.series[i] for i in _rng(plan, block).permutation(len(plan.series))]
 
@@ -143,7 +149,7 @@ def duration_s(plan, blocks, timing=Timing()):
     warm blocks."""
     per_trial = timing.ramp_s + timing.trial_s + timing.gap_s
     per_block = len(plan.steps) * len(plan.pairs or plan.series)
-    n_restarts = math.ceil(blocks / plan.restart_every)
+    n_restarts = sum(1 for b in range(blocks) if restarts(plan, b))
     restart = timing.start_s + timing.warmup_s
     per_restart = restart if timing.warm_together else restart * len(plan.series)
     return (blocks + n_restarts * plan.warm_blocks) * per_block * per_trial + n_restarts * per_restart
@@ -201,6 +207,48 @@ def should_stop(plan_looks, blocks, undecided, budget_left):
     if not budget_left or (plan_looks and blocks >= plan_looks[-1]):
         return True
     return blocks in plan_looks and undecided == 0
+
+
+# ---------------------------------------------------------------------------------------------- allocation
+@dataclass(frozen=True)
+class Components:
+    """Kalibera and Jones' two levels of a run's noise, on the per-block log ratios of its pairs: BETWEEN the app
+    invocations and WITHIN one (between its blocks), variances; N_INV invocations, N_BLOCKS blocks."""
+    between: float
+    within: float
+    n_inv: int
+    n_blocks: int
+
+
+def components(log_ratios, invocations):
+    """The variance components (one-way random effects, method of moments) of LOG_RATIOS grouped by INVOCATIONS
+    (one key a value); None with fewer than 2 invocations or no invocation with 2 blocks."""
+    groups = {}
+    for y, k in zip(log_ratios, invocations, strict=True):
+        groups.setdefault(k, []).append(y)
+    sizes = [len(g) for g in groups.values()]
+    df_within = sum(n - 1 for n in sizes)
+    if len(groups) < 2 or df_within < 1:
+        return None
+    within = sum(sum((y - statistics.fmean(g)) ** 2 for y in g) for g in groups.values()) / df_within
+    means = [statistics.fmean(g) for g in groups.values()]
+    n_bar = len(log_ratios) / len(groups)
+    between = max(0.0, statistics.variance(means) - within / n_bar)
+    return Components(between, within, len(groups), len(log_ratios))
+
+
+def best_blocks_per_invocation(comp, invocation_s, block_s, most=8):
+    """Blocks per invocation that make the mean's variance (between / I + within / (I B)) smallest for a given time,
+    an invocation costing INVOCATION_S (start, warm-up, warm blocks) and a block BLOCK_S: Kalibera and Jones' optimum
+    B = sqrt(INVOCATION_S within / (BLOCK_S between)), rounded, 1..MOST (MOST when the invocations do not differ)."""
+    if comp.between <= 0:
+        return most
+    return max(1, min(most, round(math.sqrt(invocation_s * comp.within / (block_s * comp.between)))))
+
+
+def allocate(plan, block, comp, invocation_s, block_s):
+    """PLAN with restarts every best_blocks_per_invocation() blocks from BLOCK (a restart boundary) on."""
+    return dataclasses.replace(plan, later=(block, best_blocks_per_invocation(comp, invocation_s, block_s)))
 
 
 def settle(prev, last, within=SETTLE_WITHIN):

@@ -78,6 +78,12 @@ def design_text(d):
     jvm = "; ".join(f"{k}: `{v}`" for k, v in (d.get("jvm_opts") or {}).items())
     restarts = (f"apps restarted every {d['restart_every']} blocks" if d["restart_every"] < d["blocks"]
                 else "one app invocation per series")
+    if d.get("allocation"):
+        a = d["allocation"]
+        restarts += (f", then every {a['restart_every']} from block {a['after_blocks'] + 1} (chosen from the noise "
+                     f"of the first {a['after_blocks']}: log-ratio sd {a['between_sd']:.3f} between invocations, "
+                     f"{a['within_sd']:.3f} between blocks of one; a restart {a['invocation_s']:.0f} s, a block "
+                     f"{a['block_s']:.0f} s)")
     if d.get("warm_blocks"):
         settle = ", ".join(f"{x:.2f}x" for x in d.get("settling") or [])
         if warm_text(d):   # a run that warmed until settled (trials.settle)

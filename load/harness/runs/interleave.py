@@ -5,6 +5,7 @@ the budget ends (trials.looks / should_stop); the verdicts (stats.analyse) go in
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ class Interleaved:
         self.warm_log = []
         self.last_warm = []        # the last warm block's trials after the latest restart
         self.settling_due = False  # the next measured block is the first after a restart
+        self.allocation = {}       # reallocate()'s estimate and choice
         self.settling = []         # per restart: settling() of its warm block
         self.block_s, self.restart_s = [], []
         self.n = 0
@@ -110,6 +112,37 @@ class Interleaved:
                 log(f"warm block {app.series} #{app.invocation}: only {entry['ok_pct']} % of one trial's requests "
                     "succeeded (WARNING: its app may not be ready for the measured blocks)")
         self.restart_s.append(time.monotonic() - t0)
+
+    def reallocate(self, blocks):
+        """After the first part of a run (two invocations of Plan.restart_every blocks), once: the noise between
+        invocations and between blocks inside one (trials.components, on the pairs' per-block log ratios of CPU per
+        request, each pair and step centred on its mean) and the measured cost of a restart and of a block choose
+        the blocks per invocation for the rest (trials.allocate); printed, and kept for the report."""
+        tp = self.tplan
+        if tp.later or self.s.quick or tp.restart_every >= 10 ** 6 or blocks != 2 * tp.restart_every:
+            return
+        pairs = [p for p in AA_PAIRS if all(x in tp.series for x in p)] + [tuple(t.series) for t in
+                                                                          for_series(tp.series)]
+        ys, keys = [], []
+        for a, b in dict.fromkeys(pairs):
+            for sc, rate in tp.steps:
+                pr = stats.pair(self.records, a, b, sc, rate, "cpu_ms_per_req")
+                if pr.log_ratios:
+                    m = sum(pr.log_ratios) / len(pr.log_ratios)
+                    ys += [y - m for y in pr.log_ratios]
+                    keys += [(a, b, sc, rate, inv) for inv in pr.invocations]
+        comp = trials.components(ys, keys)
+        if comp is None:
+            return
+        inv_s, block_s = self.mean(self.restart_s), self.mean(self.block_s)
+        self.tplan = trials.allocate(tp, blocks, comp, inv_s, block_s)
+        self.allocation = {"after_blocks": blocks, "between_sd": round(math.sqrt(comp.between), 4),
+                           "within_sd": round(math.sqrt(comp.within), 4), "invocation_s": round(inv_s, 1),
+                           "block_s": round(block_s, 1), "restart_every": self.tplan.later[1]}
+        log(f"noise after {blocks} blocks (log ratios of CPU per request): between invocations sd "
+            f"{math.sqrt(comp.between):.3f}, between blocks of one sd {math.sqrt(comp.within):.3f}; a restart costs "
+            f"{inv_s:.0f} s, a block {block_s:.0f} s: restarting every {self.tplan.later[1]} blocks from here "
+            "(Kalibera and Jones' optimum) narrows the intervals most for the time left")
 
     def settle(self, recs):
         """After a block that followed warm ones: True when every series has settled (trials.settle against the last
@@ -270,6 +303,7 @@ class Interleaved:
                     f"{self.settling[-1]:.2f}x over every series and step")
             blocks += 1
             self.block_s.append(time.monotonic() - t_block)
+            self.reallocate(blocks)
             left = deadline - time.monotonic()
             need = self.mean(self.block_s) + (self.mean(self.restart_s) if trials.restarts(tp, blocks) else 0)
             budget_left = left >= need or (s.quick and blocks < QUICK_BLOCKS)
@@ -305,7 +339,7 @@ class Interleaved:
             "warm_blocks": tp.warm_blocks,
             "blocks": blocks, "looks": plan_looks, "level": level, "budget_s": s.budget_s,
             "trial": s.duration, "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
-            "settling": self.settling,
+            "settling": self.settling, "allocation": self.allocation,
             "seconds": round(time.monotonic() - t_run)})
         rc = verdict_report.publish(self.out, WORKER_POOL)
         log(f"done in {time.monotonic() - t_run:.0f} s: {self.out}/report.html")
