@@ -304,6 +304,7 @@ class Interleaved:
             blocks += 1
             self.block_s.append(time.monotonic() - t_block)
             self.reallocate(blocks)
+            tp = self.tplan
             left = deadline - time.monotonic()
             need = self.mean(self.block_s) + (self.mean(self.restart_s) if trials.restarts(tp, blocks) else 0)
             budget_left = left >= need or (s.quick and blocks < QUICK_BLOCKS)
