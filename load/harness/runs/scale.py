@@ -230,6 +230,9 @@ class ScaleRun:
 # ---------------------------------------------------------------------------------------------- entry
 def run(s, out, cmdline):
     """`compare --experiment scale`: the plan (--dry-run) or the run."""
+    if tuple(s.tools) != ("vegeta",):
+        raise Fatal(f"--tools {','.join(s.tools)}: the scale experiment's levels drive Vegeta (its h2c, connection "
+                    "and worker flags per level); it takes no other tool")
     nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     groups = groups_of(s, nofile)
     if s.dry_run:
