@@ -240,3 +240,31 @@ def test_agents_need_a_hyperfoil_dry_run(capsys):
     from harness import cli
     assert cli.main(["compare", "--design", "sequential", "--tools", "hyperfoil", "--agents", "h1"]) != 0
     assert "written, not run, by a --dry-run" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------- the designs
+def settings(*argv):
+    from harness import cli
+    from harness.runs import plan
+    return plan.settings(cli.compare_parser().parse(["--seed", "7", *argv]))
+
+
+def test_the_sequential_plan_drives_each_rate_step_with_each_rate_tool_alternating_by_run():
+    from harness.runs import plan
+    argv = ("--design", "sequential", "--scenario", "io", "--modes", "reactive", "--rates", "2500,6000",
+            "--tools", "vegeta,hyperfoil,hey", "--concurrency", "16")
+    first = [(st.series, st.tool, st.level) for st in plan.build_plan(settings(*argv, "--rotate", "0"))]
+    assert first[:5] == [("reactive", "vegeta", 2500), ("reactive", "vegeta", 6000), ("reactive", "hyperfoil", 2500),
+                         ("reactive", "hyperfoil", 6000), ("reactive", "hey", 16)]
+    assert ("reactive-aa", "hyperfoil", 2500) not in first          # the A/A row: the first rate tool only
+    second = [st.tool for st in plan.build_plan(settings(*argv, "--rotate", "1")) if st.series == "reactive"]
+    assert second[:4] == ["hyperfoil", "hyperfoil", "vegeta", "vegeta"]
+
+
+def test_the_interleaved_design_takes_hyperfoil_for_its_rate_steps_but_one_rate_tool_a_run():
+    from harness.infra.errors import Fatal
+    from harness.runs import trial_plan
+    _, tools = trial_plan.trial_plan(settings("--tools", "hyperfoil,hey"), 7)
+    assert tools[("io", 2500.0)] == "hyperfoil" and set(tools.values()) == {"hyperfoil"}
+    with pytest.raises(Fatal, match="one rate tool"):
+        trial_plan.trial_plan(settings("--tools", "vegeta,hyperfoil"), 7)
