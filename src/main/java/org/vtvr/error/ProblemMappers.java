@@ -12,6 +12,7 @@ import jakarta.ws.rs.core.UriInfo;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.vtvr.api.OrderRequest;
+import org.vtvr.http.ServedInterceptor;
 
 import java.net.ConnectException;
 import java.sql.SQLException;
@@ -21,6 +22,9 @@ import java.util.stream.Collectors;
 
 /** Turns every failure into a problem+json response with the right status; the stack trace stays in the log. */
 public class ProblemMappers {
+
+    /** The SQLState of a statement ended by {@code KILL QUERY} (MySQL error 1317, "query execution was interrupted"). */
+    private static final String CANCELLED = "70100";
 
     @ServerExceptionMapper
     public RestResponse<Problem> known(ProblemException e, UriInfo uri) {
@@ -78,10 +82,23 @@ public class ProblemMappers {
         return (allow == null ? answer : answer.header("Allow", allow)).build();
     }
 
+    /**
+     * A request the event loop answered at its deadline while it waited in the worker queue, or whose client left
+     * before a thread took it (ServedInterceptor): its response is over, so nothing of this reaches a client.
+     */
+    @ServerExceptionMapper
+    public RestResponse<Problem> gone(ServedInterceptor.Gone e, UriInfo uri) {
+        return answer(ProblemType.DEADLINE.problem(e.getMessage(), instance(uri)));
+    }
+
     @ServerExceptionMapper
     public RestResponse<Problem> unexpected(Throwable e, UriInfo uri) {
         // delay-service failures arrive as ProblemException, so a lost connection left here is the database's
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && CANCELLED.equals(sql.getSQLState())) {
+                Log.debugf("statement cancelled: %s", e);   // the client hung up (org.vtvr.http.Arrival)
+                return answer(ProblemType.DATABASE_UNAVAILABLE.problem("the statement was cancelled", instance(uri)));
+            }
             if (t instanceof JsonProcessingException json) {
                 return malformedJson(json, uri);
             }

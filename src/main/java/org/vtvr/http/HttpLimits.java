@@ -54,6 +54,9 @@ public class HttpLimits {
      * ProblemMappers answers them.
      */
     private static void failed(RoutingContext rc) {
+        if (rc.response().closed()) {
+            return;   // the client hung up (org.vtvr.http.Arrival): no one to answer
+        }
         if (rc.response().headWritten()) {
             rc.response().close();
             return;

@@ -33,6 +33,14 @@ public enum Mode {
         return fanOut;
     }
 
+    /**
+     * Whether a request holds a thread of its own while it runs (virtual, worker): a client that hangs up interrupts
+     * it, and a request still waiting for one at its deadline is answered 504 (org.vtvr.http.Arrival).
+     */
+    public boolean ownThread() {
+        return fanOut != FanOut.SUBSCRIPTIONS;
+    }
+
     public String path() {
         return name().toLowerCase(Locale.ROOT);
     }
