@@ -104,7 +104,7 @@ class HangUpTest {
         }
     }
 
-    private static Connection observer() throws SQLException {
+    static Connection observer() throws SQLException {
         var config = ConfigProvider.getConfig();
         return DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
                 config.getValue("quarkus.datasource.username", String.class),
@@ -112,7 +112,7 @@ class HangUpTest {
     }
 
     /** slow-query statements MariaDB is running now. */
-    private static int sleeping(Connection observer) throws SQLException {
+    static int sleeping(Connection observer) throws SQLException {
         try (Statement statement = observer.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
                         + " WHERE INFO LIKE 'SELECT SLEEP%' AND COMMAND <> 'Sleep'")) {
