@@ -83,6 +83,9 @@ public class DelayGateway {
         if (left.isZero()) {
             throw timedOut(null);
         }
+        if (Thread.currentThread().isInterrupted()) {   // the client hung up, or a sibling call failed: no new call
+            throw timedOut(new InterruptedException("interrupted before the call"));
+        }
         Timer.Sample sample = Timer.start(registry);
         try {
             int delay = blocking.call(ms, left);
