@@ -3,6 +3,8 @@ package org.vtvr.error;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.quarkus.logging.Log;
+import io.netty.handler.codec.DecoderException;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.mysqlclient.MySQLException;
 import io.vertx.sqlclient.ClosedConnectionException;
@@ -15,6 +17,7 @@ import org.vtvr.api.OrderRequest;
 import org.vtvr.http.ServedInterceptor;
 
 import java.net.ConnectException;
+import java.nio.channels.ClosedChannelException;
 import java.sql.SQLException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -95,6 +98,12 @@ public class ProblemMappers {
     public RestResponse<Problem> unexpected(Throwable e, UriInfo uri) {
         // delay-service failures arrive as ProblemException, so a lost connection left here is the database's
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof DecoderException || t instanceof NumberFormatException || t instanceof HttpClosedException
+                    || t instanceof ClosedChannelException) {
+                // the body's chunks were malformed (HttpLimits answered 400 already) or the client left mid-body
+                Log.debugf("request body unreadable: %s", e);
+                return answer(ProblemType.MALFORMED_BODY.problem("the request body could not be read", instance(uri)));
+            }
             if (t instanceof SQLException sql && CANCELLED.equals(sql.getSQLState())) {
                 Log.debugf("statement cancelled: %s", e);   // the client hung up (org.vtvr.http.Arrival)
                 return answer(ProblemType.DATABASE_UNAVAILABLE.problem("the statement was cancelled", instance(uri)));
