@@ -19,6 +19,11 @@ import java.util.concurrent.TimeoutException;
  * a thread parked in such a method (Mutiny's {@code await()}) does not cancel the HTTP request, which stayed in flight
  * at the delay service until its own timeout (FailureSemanticsTest); cancelling the future resets it. A blocking
  * method waits on the same event-loop call internally, so the work per call is the same.
+ * <p>
+ * A cancel that comes before the call has its pooled connection (an interrupt at the very start of a call) is not
+ * sent, but Quarkus 3.33's REST client then keeps the connection it gets until the read timeout (15 s) ends the unsent
+ * request and logs "The timeout period ... has been exceeded" ({@code ClientSendRequestHandler}, the fix of
+ * quarkusio/quarkus#48620 skips the send but neither resets nor releases it; docs/faults.md).
  */
 @ApplicationScoped
 class RestBlockingDelayClient implements BlockingDelayClient {
