@@ -114,21 +114,34 @@ class WorkerBoundTest {
         assertThat(statuses.toString(), statuses.getOrDefault(503, 0), greaterThanOrEqualTo(1));
     }
 
+    /**
+     * Every worker thread held by a 5 s statement and the queue filled with more than it holds: once the first extra
+     * request is refused (503), readiness, liveness and the other modes still answer within a second each.
+     */
     @Test
-    void healthAndTheOtherModesAnswerWhileThePoolAndItsQueueAreFull() {
-        List<CompletableFuture<Answer>> filling = new ArrayList<>();
-        for (int i = 0; i < THREADS + QUEUE; i++) {
-            filling.add(send("/worker/io?delay=2500"));
+    void healthAndTheOtherModesAnswerWhileThePoolAndItsQueueAreFull() throws Exception {
+        List<CompletableFuture<Answer>> sent = new ArrayList<>();
+        try (Connection observer = HangUpTest.observer()) {
+            for (int i = 0; i < THREADS; i++) {
+                sent.add(send("/worker/slow-query?delay=5000"));
+            }
+            await("every worker thread in a statement").atMost(Duration.ofSeconds(10))
+                    .until(() -> HangUpTest.sleeping(observer), equalTo(THREADS));
         }
-        // full: one more worker request is refused at once
-        await("pool and queue full").atMost(Duration.ofSeconds(10))
-                .until(() -> send("/worker/io?delay=0").join().status(), equalTo(503));
+        List<CompletableFuture<Answer>> queued = new ArrayList<>();
+        for (int i = 0; i < QUEUE + 4; i++) {
+            queued.add(send("/worker/io?delay=100"));
+        }
+        sent.addAll(queued);
+        // nothing queued can be answered before its deadline (3 s) but a refusal: the queue is full
+        Answer refused = (Answer) CompletableFuture.anyOf(queued.toArray(CompletableFuture[]::new)).join();
+        assertThat(refused.toString(), refused.status(), equalTo(503));
         for (String path : List.of("/q/health/ready", "/q/health/live", "/virtual/io?delay=0", "/reactive/io?delay=0")) {
             Answer answer = send(path).join();
             assertThat(answer.toString(), answer.status(), equalTo(200));
             assertThat(answer.toString(), answer.ms(), lessThan(1000L));
         }
-        filling.forEach(CompletableFuture::join);
+        sent.forEach(CompletableFuture::join);
     }
 
     private List<Answer> all(int count, String path) {

@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>
  * A request stops counting when its response has ended or its connection has closed ({@code addEndHandler} fires on
  * either, and on an HTTP/2 stream's reset), so a client that hangs up leaks no admission slot. Each admitted request
- * gets its {@link Arrival} here: its deadline counts from this moment, and in the modes that hold a thread per request
- * a hang-up interrupts that thread and a request still queued at {@code bench.request-deadline} is answered 504 now.
+ * gets its {@link Arrival} here: its deadline counts from this moment, in the modes that hold a thread per request a
+ * hang-up interrupts that thread, and a worker request still queued at {@code bench.request-deadline} is answered 504
+ * then (a timer from now until a thread takes it).
  * Metrics: {@code admission_in_flight{mode}},
  * {@code admission_limit{mode}}, {@code admission_admitted_total{mode}}, {@code admission_rejected_total{mode}}.
  */
@@ -76,7 +77,7 @@ public class Admission {
         admitted.get(mode).increment();
         Arrival arrival = new Arrival(System.nanoTime(), mode.ownThread());
         rc.put(Arrival.KEY, arrival);
-        if (mode.ownThread()) {
+        if (mode.queues()) {
             long deadlineMs = config.requestDeadline().toMillis();
             arrival.expireAfter(vertx, deadlineMs, () -> HttpLimits.refuse(rc, ProblemType.DEADLINE, "the request was still"
                     + " waiting for a thread at its deadline of " + deadlineMs + " ms (bench.request-deadline)"));

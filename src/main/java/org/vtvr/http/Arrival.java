@@ -92,6 +92,7 @@ public final class Arrival {
             }
             state = State.RUNNING;
             thread = Thread.currentThread();
+            cancelTimer();   // a thread has it: no longer answered by the event loop
         } finally {
             lock.unlock();
         }
@@ -117,23 +118,40 @@ public final class Arrival {
         }
     }
 
-    /** On the event loop: {@code answer} runs if the request is still queued at {@code delayMs} from now. */
+    /** On the event loop: {@code answer} runs if the request is still queued at {@code delayMs} from now (a timer). */
     void expireAfter(Vertx vertx, long delayMs, Runnable answer) {
         this.vertx = vertx;
-        timer = vertx.setTimer(Math.max(1, delayMs), id -> {
+        long id = vertx.setTimer(Math.max(1, delayMs), fired -> {
             if (claim()) {
                 answer.run();
             }
         });
+        lock.lock();
+        try {
+            timer = id;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under the lock. */
+    private void cancelTimer() {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+            timer = -1;
+        }
     }
 
     /**
-     * On the event loop, when the response ended ({@code answered}) or the client went away: the deadline timer goes,
+     * On the event loop, when the response ended ({@code answered}) or the client went away: a deadline timer goes,
      * and after a hang-up a queued request is dropped and a running one's thread interrupted.
      */
     void ended(boolean answered) {
-        if (timer >= 0) {
-            vertx.cancelTimer(timer);
+        lock.lock();
+        try {
+            cancelTimer();
+        } finally {
+            lock.unlock();
         }
         if (answered || !ownThread || claim()) {
             return;

@@ -41,6 +41,14 @@ public enum Mode {
         return fanOut != FanOut.SUBSCRIPTIONS;
     }
 
+    /**
+     * Whether a request may wait for its thread (worker: a bounded pool and queue; a virtual thread starts at once):
+     * one still waiting at its deadline is answered 504 by the event loop then.
+     */
+    public boolean queues() {
+        return this == WORKER;
+    }
+
     public String path() {
         return name().toLowerCase(Locale.ROOT);
     }
