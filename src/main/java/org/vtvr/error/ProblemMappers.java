@@ -17,6 +17,7 @@ import org.vtvr.api.OrderRequest;
 import org.vtvr.http.ServedInterceptor;
 
 import java.net.ConnectException;
+import java.net.SocketException;
 import java.nio.channels.ClosedChannelException;
 import java.sql.SQLException;
 import java.util.concurrent.RejectedExecutionException;
@@ -99,8 +100,9 @@ public class ProblemMappers {
         // delay-service failures arrive as ProblemException, so a lost connection left here is the database's
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof DecoderException || t instanceof NumberFormatException || t instanceof HttpClosedException
-                    || t instanceof ClosedChannelException) {
-                // the body's chunks were malformed (HttpLimits answered 400 already) or the client left mid-body
+                    || t instanceof ClosedChannelException || t instanceof SocketException) {
+                // the body's chunks were malformed (HttpLimits answered 400 already) or the client left mid-body (the
+                // database's and the delay service's failures arrive as SQLException or ProblemException, before)
                 Log.debugf("request body unreadable: %s", e);
                 return answer(ProblemType.MALFORMED_BODY.problem("the request body could not be read", instance(uri)));
             }
