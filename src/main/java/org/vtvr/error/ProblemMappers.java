@@ -99,13 +99,6 @@ public class ProblemMappers {
     public RestResponse<Problem> unexpected(Throwable e, UriInfo uri) {
         // delay-service failures arrive as ProblemException, so a lost connection left here is the database's
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof DecoderException || t instanceof NumberFormatException || t instanceof HttpClosedException
-                    || t instanceof ClosedChannelException || t instanceof SocketException) {
-                // the body's chunks were malformed (HttpLimits answered 400 already) or the client left mid-body (the
-                // database's and the delay service's failures arrive as SQLException or ProblemException, before)
-                Log.debugf("request body unreadable: %s", e);
-                return answer(ProblemType.MALFORMED_BODY.problem("the request body could not be read", instance(uri)));
-            }
             if (t instanceof SQLException sql && CANCELLED.equals(sql.getSQLState())) {
                 Log.debugf("statement cancelled: %s", e);   // the client hung up (org.vtvr.http.Arrival)
                 return answer(ProblemType.DATABASE_UNAVAILABLE.problem("the statement was cancelled", instance(uri)));
@@ -120,6 +113,13 @@ public class ProblemMappers {
                 Log.debugf("database unavailable: %s", e);
                 return answer(ProblemType.DATABASE_UNAVAILABLE.problem(
                         "the database did not answer in time or refused the connection; retry later", instance(uri)));
+            }
+            if (t instanceof DecoderException || t instanceof NumberFormatException || t instanceof HttpClosedException
+                    || t instanceof ClosedChannelException || t instanceof SocketException) {
+                // the body's chunks were malformed (HttpLimits answered 400 already) or the client left mid-body; the
+                // database's failures were matched above, the delay service's arrive as ProblemException
+                Log.debugf("request body unreadable: %s", e);
+                return answer(ProblemType.MALFORMED_BODY.problem("the request body could not be read", instance(uri)));
             }
         }
         Log.error("unexpected failure", e);
