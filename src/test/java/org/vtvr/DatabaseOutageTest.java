@@ -110,6 +110,23 @@ class DatabaseOutageTest {
         allServeAgainWithin(10_000);
     }
 
+    /** Readiness (DOWN) and liveness (UP) answer within a second while the database process is frozen. */
+    @Test
+    void healthAnswersWithinASecondWhileTheDatabaseIsStalled() {
+        allServe();
+        EmbeddedDatabase.stall(true);
+        try {
+            for (int i = 0; i < 3; i++) {   // again while the first probe still waits: the checks share it
+                given().when().get("/q/health/ready").then().statusCode(503).time(lessThan(1000L))
+                        .body("checks.find { it.name == 'database' }.status", equalTo("DOWN"));
+                given().when().get("/q/health/live").then().statusCode(200).time(lessThan(1000L));
+            }
+        } finally {
+            EmbeddedDatabase.stall(false);
+        }
+        allServeAgainWithin(10_000);
+    }
+
     private static void allServe() {
         for (Mode mode : Mode.values()) {
             given().when().get("/" + mode.path() + "/db").then().statusCode(200);

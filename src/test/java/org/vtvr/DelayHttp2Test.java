@@ -57,16 +57,17 @@ class DelayHttp2Test extends EqualWorkTest {
     }
 
     /**
-     * A call the app gives up ends at the delay service too: its HTTP/2 stream is reset, not left running. The
-     * reactive mode and the floor give their calls up when the client hangs up (the virtual and worker modes let
-     * such a call run to its end, seen here); their deadline cancels the same {@code Uni} (RestBlockingDelayClient).
+     * A call the app gives up ends at the delay service too: its HTTP/2 stream is reset, not left running. Every mode
+     * and the floor give their calls up when the client hangs up (the virtual and worker modes interrupt the request's
+     * thread, which cancels the same {@code Uni}: RestBlockingDelayClient; HangUpHttp2Test does it N times).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"reactive", FloorRoutes.SERIES})
+    @ValueSource(strings = {"virtual", "worker", "reactive", FloorRoutes.SERIES})
     void abortedCallsEndAtTheDelayService(String mode) throws Exception {
         int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);
         await("idle before").atMost(Duration.ofSeconds(15)).until(Metrics::delayInFlight, equalTo(0.0));
         double h2 = Metrics.sum(CALLS, "protocol", "h2");
+        double abandoned = Metrics.sum("delay_service_calls_abandoned_total", "protocol", "h2");
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.getOutputStream().write(("GET /" + mode + "/io?delay=10000 HTTP/1.1\r\nHost: localhost\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
@@ -78,6 +79,7 @@ class DelayHttp2Test extends EqualWorkTest {
         await(mode + ": the call ended at the delay service").atMost(Duration.ofSeconds(5))
                 .until(Metrics::delayInFlight, equalTo(0.0));
         assertThat(Metrics.sum(CALLS, "protocol", "h2") - h2, equalTo(1.0));
+        assertThat(Metrics.sum("delay_service_calls_abandoned_total", "protocol", "h2") - abandoned, equalTo(1.0));
     }
 
     @Test

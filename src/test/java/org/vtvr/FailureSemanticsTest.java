@@ -13,6 +13,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.vtvr.floor.FloorRoutes;
 import org.vtvr.scenario.Mode;
 
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -29,8 +32,9 @@ import static org.hamcrest.Matchers.lessThan;
  * The same failure semantics in every mode (and the floor series' io and fanout), read from the delay service's own
  * in-flight count: at the deadline the request answers 504 and none of its calls is still running there soon after
  * (left running, each would go on for seconds); the first failed call of a fan-out fails the request at once and
- * cancels the others; plans that cannot fit the deadline get 400 up front. The time bounds are what is tested, each
- * with a margin for a loaded machine.
+ * cancels the others; a client that hangs up aborts its request's calls, counted as abandoned by the delay service;
+ * plans that cannot fit the deadline get 400 up front. The time bounds are what is tested, each with a margin for a
+ * loaded machine.
  */
 @QuarkusTest
 @QuarkusTestResource(EmbeddedDatabase.class)
@@ -90,6 +94,22 @@ class FailureSemanticsTest {
         BadInputTest.isProblem(given().when().get("/" + series + "/fanout?delay=1000&calls=20").then(), 502)
                 .time(lessThan(2500L));
         noCallLeftRunning(series);
+    }
+
+    /** The client hangs up while its calls wait: they end at once, abandoned, as at a deadline (HangUpTest: more). */
+    @ParameterizedTest
+    @MethodSource("modesAndFloor")
+    void aHangUpAbortsTheCalls(String series) throws Exception {
+        double abandoned = Metrics.sum("delay_service_calls_abandoned_total");
+        try (Socket client = new Socket(InetAddress.getLoopbackAddress(), RestAssured.port)) {
+            client.getOutputStream().write(("GET /" + series + "/fanout?delay=1000&calls=3 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            await(series + ": calls at the delay service").atMost(Duration.ofSeconds(5))
+                    .until(Metrics::delayInFlight, equalTo(3.0));
+            client.setSoLinger(true, 0);
+        }
+        noCallLeftRunning(series);
+        assertThat(series + ": calls abandoned", Metrics.sum("delay_service_calls_abandoned_total") - abandoned, equalTo(3.0));
     }
 
     /** Aborted calls end within a second or two; a call left running would stay 5 s at the delay service. */

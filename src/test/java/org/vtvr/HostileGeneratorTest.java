@@ -128,18 +128,11 @@ class HostileGeneratorTest {
         String label = "POST /" + mode.path() + "/orders Transfer-Encoding: '" + te + "'" + (withLength ? " + Content-Length" : "")
                 + (reallyChunked ? ", chunked body" : ", plain body") + " (seed " + SEED + ")";
         return DynamicTest.dynamicTest(label, () -> {
-            RawHttp.Answer answer;
-            try {
-                answer = RawHttp.send(RestAssured.port, utf8("POST /" + mode.path() + "/orders?delay=0 HTTP/1.1\r\n"
-                        + "Host: localhost\r\nContent-Type: application/json\r\nConnection: close\r\nTransfer-Encoding: " + te + "\r\n"
-                        + (withLength ? "Content-Length: " + framed.length() + "\r\n" : "") + "\r\n" + framed), 2000);
-            } catch (AssertionError e) {
-                // a chunk size line that is no number: Vert.x closes the connection at once, with no answer
-                // (docs/hostile-clients.md "What is not problem JSON"); a wait past 2 s is still a failure
-                assertTrue(!reallyChunked && te.toLowerCase().contains("chunked")
-                        && String.valueOf(e.getMessage()).startsWith("no HTTP answer, got ''"), label + ": " + e.getMessage());
-                return;
-            }
+            // a chunk size line that is no number fails in the decoder; HttpLimits still answers (400 problem) before
+            // Vert.x closes the connection (docs/hostile-clients.md "What is not problem JSON")
+            RawHttp.Answer answer = RawHttp.send(RestAssured.port, utf8("POST /" + mode.path() + "/orders?delay=0 HTTP/1.1\r\n"
+                    + "Host: localhost\r\nContent-Type: application/json\r\nConnection: close\r\nTransfer-Encoding: " + te + "\r\n"
+                    + (withLength ? "Content-Length: " + framed.length() + "\r\n" : "") + "\r\n" + framed), 2000);
             assertTrue(answer.status() >= 200 && answer.status() < 500, label + " -> " + answer);
             if (answer.status() >= 400 && !(answer.status() == 400 && answer.body().isEmpty())) {
                 assertProblem(answer, label);

@@ -52,8 +52,9 @@ class ObservabilityTest {
     void readinessIncludesBothDatabaseClients() {
         given().when().get("/q/health/ready").then().statusCode(200)
                 .body("status", equalTo("UP"))
-                .body("checks.name", hasItems("Database connections health check",
-                        "Reactive MySQL connections health check"));
+                .body("checks.name", hasItems("database"))
+                .body("checks.find { it.name == 'database' }.data.jdbc", equalTo("UP"))
+                .body("checks.find { it.name == 'database' }.data.reactive", equalTo("UP"));
     }
 
     @Test

@@ -71,8 +71,9 @@ public interface BenchConfig {
     Duration dbAcquireTimeout();
 
     /**
-     * Overall deadline of one request's delay-service work (io, fanout, orders, pinning): every call gives up, and is
-     * aborted at the delay service, when it passes, and the request answers 504. Parameters whose planned delay
+     * Overall deadline of one request's delay-service work (io, fanout, orders, pinning), counted from the request's
+     * arrival: every call gives up, and is aborted at the delay service, when it passes, and the request answers 504;
+     * a request still waiting for a thread then (the worker queue) is answered 504 at that moment. Parameters whose planned delay
      * (calls x delay for io, 2 x delay for orders, delay for fanout, pinning and slow-query) cannot fit it are
      * refused up front with 400.
      */

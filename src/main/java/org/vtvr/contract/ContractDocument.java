@@ -111,7 +111,11 @@ public class ContractDocument implements OASFilter {
         }
         if (EnumSet.of(Scenario.IO, Scenario.FANOUT, Scenario.CHECKOUT, Scenario.PINNING).contains(scenario)) {
             problem(responses, 502, "the delay service refused the call or failed");
-            problem(responses, 504, "the delay service did not answer within the request deadline");
+            problem(responses, 504, "the delay service did not answer within the request deadline"
+                    + (mode == Mode.WORKER ? ", or the request was still waiting for a worker thread at its deadline" : ""));
+        } else if (scenario != null && mode == Mode.WORKER) {
+            problem(responses, 504, "the request was still waiting for a worker thread at its deadline"
+                    + " (bench.request-deadline, from its arrival)");
         }
     }
 

@@ -1,8 +1,15 @@
 package org.vtvr.data;
 
 import io.quarkus.hibernate.orm.panache.Panache;
+import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
+import org.hibernate.Session;
+import org.vtvr.http.Arrival;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 import java.util.Optional;
 
@@ -21,11 +28,27 @@ public class OrmRepository {
         return item.price;
     }
 
-    /** Holds one pooled connection for {@code ms} inside the database server. */
+    /**
+     * Holds one pooled connection for {@code ms} inside the database server. The statement is cancelled (Connector/J
+     * sends {@code KILL QUERY}) when the client hangs up: an interrupt does not end a socket read of a platform thread.
+     * The same prepared statement as a native query sends (EqualWorkTest).
+     */
     public void sleep(int ms) {
-        Panache.getEntityManager().createNativeQuery("SELECT SLEEP(?1)")
-                .setParameter(1, ms / 1000.0)
-                .getSingleResult();
+        Panache.getEntityManager().unwrap(Session.class).doWork(connection -> {
+            try (PreparedStatement sleep = connection.prepareStatement("SELECT SLEEP(?)");
+                    Arrival.Registration cancel = Arrival.onCancel(() -> cancel(sleep))) {
+                sleep.setDouble(1, ms / 1000.0);
+                sleep.executeQuery().close();
+            }
+        });
+    }
+
+    private static void cancel(Statement statement) {
+        try {
+            statement.cancel();
+        } catch (SQLException e) {
+            Log.debugf(e, "cancelling a statement after a hang-up failed");
+        }
     }
 
     /**

@@ -3,6 +3,8 @@ package org.vtvr.error;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.quarkus.logging.Log;
+import io.netty.handler.codec.DecoderException;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.mysqlclient.MySQLException;
 import io.vertx.sqlclient.ClosedConnectionException;
@@ -12,8 +14,11 @@ import jakarta.ws.rs.core.UriInfo;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.vtvr.api.OrderRequest;
+import org.vtvr.http.ServedInterceptor;
 
 import java.net.ConnectException;
+import java.net.SocketException;
+import java.nio.channels.ClosedChannelException;
 import java.sql.SQLException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -21,6 +26,9 @@ import java.util.stream.Collectors;
 
 /** Turns every failure into a problem+json response with the right status; the stack trace stays in the log. */
 public class ProblemMappers {
+
+    /** The SQLState of a statement ended by {@code KILL QUERY} (MySQL error 1317, "query execution was interrupted"). */
+    private static final String CANCELLED = "70100";
 
     @ServerExceptionMapper
     public RestResponse<Problem> known(ProblemException e, UriInfo uri) {
@@ -78,10 +86,23 @@ public class ProblemMappers {
         return (allow == null ? answer : answer.header("Allow", allow)).build();
     }
 
+    /**
+     * A request the event loop answered at its deadline while it waited in the worker queue, or whose client left
+     * before a thread took it (ServedInterceptor): its response is over, so nothing of this reaches a client.
+     */
+    @ServerExceptionMapper
+    public RestResponse<Problem> gone(ServedInterceptor.Gone e, UriInfo uri) {
+        return answer(ProblemType.DEADLINE.problem(e.getMessage(), instance(uri)));
+    }
+
     @ServerExceptionMapper
     public RestResponse<Problem> unexpected(Throwable e, UriInfo uri) {
         // delay-service failures arrive as ProblemException, so a lost connection left here is the database's
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && CANCELLED.equals(sql.getSQLState())) {
+                Log.debugf("statement cancelled: %s", e);   // the client hung up (org.vtvr.http.Arrival)
+                return answer(ProblemType.DATABASE_UNAVAILABLE.problem("the statement was cancelled", instance(uri)));
+            }
             if (t instanceof JsonProcessingException json) {
                 return malformedJson(json, uri);
             }
@@ -92,6 +113,13 @@ public class ProblemMappers {
                 Log.debugf("database unavailable: %s", e);
                 return answer(ProblemType.DATABASE_UNAVAILABLE.problem(
                         "the database did not answer in time or refused the connection; retry later", instance(uri)));
+            }
+            if (t instanceof DecoderException || t instanceof NumberFormatException || t instanceof HttpClosedException
+                    || t instanceof ClosedChannelException || t instanceof SocketException) {
+                // the body's chunks were malformed (HttpLimits answered 400 already) or the client left mid-body; the
+                // database's failures were matched above, the delay service's arrive as ProblemException
+                Log.debugf("request body unreadable: %s", e);
+                return answer(ProblemType.MALFORMED_BODY.problem("the request body could not be read", instance(uri)));
             }
         }
         Log.error("unexpected failure", e);

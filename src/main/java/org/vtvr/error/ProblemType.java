@@ -16,7 +16,8 @@ public enum ProblemType {
     DELAY_UNAVAILABLE(502, "delay-unavailable", "Delay service unavailable"),
     OVERLOADED(503, "overloaded", "Overloaded"),
     DATABASE_UNAVAILABLE(503, "database-unavailable", "Database unavailable"),
-    DELAY_TIMEOUT(504, "delay-timeout", "Delay service timed out");
+    DELAY_TIMEOUT(504, "delay-timeout", "Delay service timed out"),
+    DEADLINE(504, "deadline", "Request deadline passed");
 
     /** The detail of every 404 for a path no endpoint has. */
     public static final String NO_ENDPOINT = "no endpoint at this path; modes are virtual, worker and reactive (see /q/openapi)";

@@ -3,6 +3,7 @@ package org.vtvr.http;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +22,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and a request to a mode that already has {@code bench.max-in-flight} requests in progress (503), as problem+json.
  * <p>
  * A request stops counting when its response has ended or its connection has closed ({@code addEndHandler} fires on
- * either), so a client that hangs up leaks no admission slot. Metrics: {@code admission_in_flight{mode}},
+ * either, and on an HTTP/2 stream's reset), so a client that hangs up leaks no admission slot. Each admitted request
+ * gets its {@link Arrival} here: its deadline counts from this moment, in the modes that hold a thread per request a
+ * hang-up interrupts that thread, and a worker request still queued at {@code bench.request-deadline} is answered 504
+ * then (a timer from now until a thread takes it).
+ * Metrics: {@code admission_in_flight{mode}},
  * {@code admission_limit{mode}}, {@code admission_admitted_total{mode}}, {@code admission_rejected_total{mode}}.
  */
 @ApplicationScoped
@@ -31,9 +36,11 @@ public class Admission {
     private final Map<Mode, Counter> admitted = new EnumMap<>(Mode.class);
     private final Map<Mode, Counter> rejected = new EnumMap<>(Mode.class);
     private BenchConfig config;
+    private Vertx vertx;
 
-    void install(@Observes Router router, BenchConfig config, MeterRegistry registry) {
+    void install(@Observes Router router, BenchConfig config, MeterRegistry registry, Vertx vertx) {
         this.config = config;
+        this.vertx = vertx;
         for (Mode mode : Mode.values()) {
             AtomicInteger count = new AtomicInteger();
             inFlight.put(mode, count);
@@ -68,7 +75,17 @@ public class Admission {
             return;
         }
         admitted.get(mode).increment();
-        rc.addEndHandler(ended -> count.decrementAndGet());
+        Arrival arrival = new Arrival(System.nanoTime(), mode.ownThread());
+        rc.put(Arrival.KEY, arrival);
+        if (mode.queues()) {
+            long deadlineMs = config.requestDeadline().toMillis();
+            arrival.expireAfter(vertx, deadlineMs, () -> HttpLimits.refuse(rc, ProblemType.DEADLINE, "the request was still"
+                    + " waiting for a thread at its deadline of " + deadlineMs + " ms (bench.request-deadline)"));
+        }
+        rc.addEndHandler(ended -> {
+            count.decrementAndGet();
+            arrival.ended(ended.succeeded());
+        });
         rc.next();
     }
 

@@ -1,10 +1,14 @@
 package org.vtvr.http;
 
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.Json;
+import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
@@ -17,6 +21,7 @@ import org.vtvr.error.Problem;
 import org.vtvr.error.ProblemException;
 import org.vtvr.error.ProblemType;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.regex.Pattern;
@@ -54,6 +59,9 @@ public class HttpLimits {
      * ProblemMappers answers them.
      */
     private static void failed(RoutingContext rc) {
+        if (rc.response().closed()) {
+            return;   // the client hung up (org.vtvr.http.Arrival): no one to answer
+        }
         if (rc.response().headWritten()) {
             rc.response().close();
             return;
@@ -105,7 +113,36 @@ public class HttpLimits {
                     + " bytes (bench.max-header-size)");
             return;
         }
+        if (rc.request().version() != HttpVersion.HTTP_2 && rc.request().headers().getAll("Transfer-Encoding").stream()
+                .anyMatch(coding -> coding.toLowerCase(Locale.ROOT).contains("chunked"))) {
+            answerMalformedChunks(rc);
+        }
         rc.next();
+    }
+
+    /**
+     * A chunked body whose framing Netty's decoder cannot read (a size line that is no hex number: a
+     * {@link NumberFormatException}) fails the HTTP/1.1 connection after its headers were accepted, and Vert.x closes
+     * it at once; it tells the connection's exception handler first, which answers 400 problem here while the response has not started (the close follows the
+     * answer). Only chunked requests register it, and the next request on the connection replaces it.
+     */
+    private static void answerMalformedChunks(RoutingContext rc) {
+        HttpConnection connection = rc.request().connection();
+        connection.exceptionHandler(failure -> {
+            if (!(failure instanceof DecoderException || failure instanceof IllegalArgumentException)) {
+                return;
+            }
+            if (!rc.response().headWritten() && !rc.response().closed()) {
+                rc.response().putHeader("Connection", "close");
+                refuse(rc, ProblemType.MALFORMED_BODY, "the chunked request body is malformed: each chunk must start"
+                        + " with its size in hex digits on a line of its own");
+            }
+            // Vert.x holds what is written while it reads (this answer, or one given before the body, e.g. a 405)
+            // until the read is over, and closes the connection first: out now
+            if (connection instanceof ConnectionBase base) {
+                base.flush();
+            }
+        });
     }
 
     /** A Content-Length of digits only above {@code most}; anything else is left to Quarkus' own checks. */

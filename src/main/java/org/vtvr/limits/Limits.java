@@ -59,7 +59,7 @@ public class Limits {
     }
 
     /**
-     * The request's deadline ({@code bench.request-deadline} after it started). Refuses (400) a request whose planned
+     * The request's deadline ({@code bench.request-deadline} after it arrived, {@link Started#nanos()}). Refuses (400) a request whose planned
      * delay cannot fit it, so it never books connections and threads for work it could not finish.
      */
     public Deadline deadline(Started started, long plannedMs) {

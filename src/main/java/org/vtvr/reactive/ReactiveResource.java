@@ -13,6 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.vtvr.api.OrderRequest;
 import org.vtvr.api.Result;
+import org.vtvr.http.Served;
 import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Created;
 import org.vtvr.scenario.Mode;
@@ -39,6 +40,7 @@ import static org.vtvr.scenario.Scenario.SLOW_QUERY;
  */
 @Path("/reactive")
 @Produces(MediaType.APPLICATION_JSON)
+@Served
 public class ReactiveResource {
 
     private static final Mode MODE = Mode.REACTIVE;

@@ -33,6 +33,22 @@ public enum Mode {
         return fanOut;
     }
 
+    /**
+     * Whether a request holds a thread of its own while it runs (virtual, worker): a client that hangs up interrupts
+     * it, and a request still waiting for one at its deadline is answered 504 (org.vtvr.http.Arrival).
+     */
+    public boolean ownThread() {
+        return fanOut != FanOut.SUBSCRIPTIONS;
+    }
+
+    /**
+     * Whether a request may wait for its thread (worker: a bounded pool and queue; a virtual thread starts at once):
+     * one still waiting at its deadline is answered 504 by the event loop then.
+     */
+    public boolean queues() {
+        return this == WORKER;
+    }
+
     public String path() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -1,12 +1,17 @@
 package org.vtvr.scenario;
 
 import org.vtvr.api.Result;
+import org.vtvr.http.Arrival;
 
-/** The mode, scenario, moment and thread a request started with, captured by the resource before any work is done. */
+/**
+ * The mode, scenario and thread a request started with, captured by the resource before any work is done, and the
+ * moment it reached the server ({@link Arrival}): its deadline and {@code elapsedMs} count from there, queueing
+ * included.
+ */
 public record Started(Mode mode, Scenario scenario, Thread thread, long nanos) {
 
     public static Started now(Mode mode, Scenario scenario) {
-        return new Started(mode, scenario, Thread.currentThread(), System.nanoTime());
+        return new Started(mode, scenario, Thread.currentThread(), Arrival.nanos());
     }
 
     public Result result(Result.Outcome outcome) {

@@ -14,6 +14,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 import org.vtvr.api.OrderRequest;
 import org.vtvr.api.Result;
 import org.vtvr.blocking.BlockingScenarios;
+import org.vtvr.http.Served;
 import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Created;
 import org.vtvr.scenario.Mode;
@@ -47,6 +48,7 @@ import static org.vtvr.scenario.Scenario.SLOW_QUERY;
 @Path("/worker")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking
+@Served
 public class WorkerResource {
 
     private static final Mode MODE = Mode.WORKER;

@@ -19,6 +19,7 @@ import org.vtvr.limits.Deadline;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -78,12 +79,16 @@ public class DelayGateway {
      * 504 problem, with the thread's interrupt flag set again if it was interrupted.
      */
     public int call(int ms, Deadline deadline) {
-        if (deadline.passed()) {
+        Duration left = deadline.remaining();
+        if (left.isZero()) {
             throw timedOut(null);
+        }
+        if (Thread.currentThread().isInterrupted()) {   // the client hung up, or a sibling call failed: no new call
+            throw timedOut(new InterruptedException("interrupted before the call"));
         }
         Timer.Sample sample = Timer.start(registry);
         try {
-            int delay = blocking.call(ms, deadline.remaining());
+            int delay = blocking.call(ms, left);
             sample.stop(blockingSuccess);
             return delay;
         } catch (IOException | RuntimeException e) {
@@ -96,9 +101,13 @@ public class DelayGateway {
     /** The {@code Uni} call bounded by the request's deadline; past it the subscription is cancelled (HTTP reset). */
     public Uni<Integer> callAsync(int ms, Deadline deadline) {
         return Uni.createFrom().deferred(() -> {
+            Duration left = deadline.remaining();
+            if (left.isZero()) {   // Mutiny takes no zero wait
+                return Uni.createFrom().failure(timedOut(null));
+            }
             Timer.Sample sample = Timer.start(registry);
             return client.callAsync(ms)
-                    .ifNoItem().after(deadline.remaining()).failWith(() -> timedOut(null))
+                    .ifNoItem().after(left).failWith(() -> timedOut(null))
                     .map(DelayReply::delay)
                     .onFailure().transform(DelayGateway::classify)
                     .onItemOrFailure().invoke((item, failure) -> sample.stop(failure == null ? uniSuccess

@@ -1,6 +1,8 @@
 package org.vtvr.delay.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.quarkus.restclient.config.RestClientsConfig;
 import jakarta.annotation.PostConstruct;
@@ -14,9 +16,11 @@ import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy;
+import org.apache.hc.client5.http.impl.IdleConnectionEvictor;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.DefaultHttpClientConnectionOperator;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.io.HttpClientConnectionOperator;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
@@ -42,7 +46,10 @@ import java.time.Duration;
  * reply on a pooled connection's own socket, with no event loop in between ({@code bench.blocking-client=socket}).
  * <p>
  * It reads the REST client's settings ({@link DelaySettings}), so both clients call the same service with the same
- * limits; HTTP/1.1 only, whatever {@code bench.delay-http2} says (it logs so).
+ * limits; HTTP/1.1 only, whatever {@code bench.delay-http2} says (it logs so). Its pool holds at most
+ * {@code connection-pool-size} connections and closes one unused for {@code connection-ttl}, as the REST client's does
+ * (before, every connection a burst opened stayed: 19,977 open files after 25,000 requests in flight, docs/scale.md);
+ * {@code delay_socket_client_connections{state}} counts them (leased, available).
  */
 @ApplicationScoped
 public class SocketDelayClient implements BlockingDelayClient {
@@ -53,7 +60,12 @@ public class SocketDelayClient implements BlockingDelayClient {
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    MeterRegistry registry;
+
     private CloseableHttpClient http;
+    private PoolingHttpClientConnectionManager pool;
+    private IdleConnectionEvictor evictor;
     private HttpHost host;
     private String path;
     private Timeout read;
@@ -71,15 +83,25 @@ public class SocketDelayClient implements BlockingDelayClient {
                     + " client and the floor's client only");
         }
 
-        http = HttpClients.custom()
-                .setConnectionManager(new InterruptibleSockets()
-                        .setMaxConnTotal(poolSize)
-                        .setMaxConnPerRoute(poolSize)
-                        .setDefaultConnectionConfig(ConnectionConfig.custom()
-                                .setConnectTimeout(connect)
-                                .setSocketTimeout(read)
-                                .build())
+        pool = new InterruptibleSockets()
+                .setMaxConnTotal(poolSize)
+                .setMaxConnPerRoute(poolSize)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(connect)
+                        .setSocketTimeout(read)
                         .build())
+                .build();
+        Gauge.builder("delay.socket.client.connections", pool, p -> p.getTotalStats().getLeased()).tag("state", "leased")
+                .description("socket client connections carrying a call").register(registry);
+        Gauge.builder("delay.socket.client.connections", pool, p -> p.getTotalStats().getAvailable()).tag("state", "available")
+                .description("socket client connections open and unused in its pool").register(registry);
+        // a daemon thread closes connections unused for connection-ttl, looking every tenth of it, so a burst's
+        // connections are gone within 1.1 x connection-ttl (the builder's own evictor looks once per connection-ttl)
+        evictor = new IdleConnectionEvictor(pool, TimeValue.ofMilliseconds(Math.max(10, delay.idleTimeoutMs() / 10)),
+                TimeValue.ofMilliseconds(delay.idleTimeoutMs()));
+        evictor.start();
+        http = HttpClients.custom()
+                .setConnectionManager(pool)
                 // a call waits for a free pooled connection no longer than for an answer; past that: 503
                 .setDefaultRequestConfig(RequestConfig.custom().setConnectionRequestTimeout(read).build())
                 .setRetryStrategy(new RetryOnlyStaleConnections())
@@ -96,6 +118,7 @@ public class SocketDelayClient implements BlockingDelayClient {
 
     @PreDestroy
     void close() {
+        evictor.shutdown();
         http.close(CloseMode.IMMEDIATE);
     }
 

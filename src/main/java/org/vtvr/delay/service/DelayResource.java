@@ -19,6 +19,7 @@ import org.vtvr.limits.Limits;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -42,11 +43,15 @@ public class DelayResource {
     MeterRegistry registry;
 
     private final Map<HttpVersion, Counter> calls = new EnumMap<>(HttpVersion.class);
+    private final Map<HttpVersion, Counter> abandoned = new EnumMap<>(HttpVersion.class);
 
     @PostConstruct
     void meters() {
         for (HttpVersion version : HttpVersion.values()) {
             calls.put(version, registry.counter("delay.service.calls", "protocol", version.alpnName()));
+            abandoned.put(version, Counter.builder("delay.service.calls.abandoned").tag("protocol", version.alpnName())
+                    .description("calls whose caller went away (connection closed, stream reset) before the answer")
+                    .register(registry));
         }
         registry.gauge("delay.service.in.flight", IN_FLIGHT);
     }
@@ -61,12 +66,20 @@ public class DelayResource {
             return Uni.createFrom().item(new DelayReply(0));
         }
         // a caller that aborts (HTTP reset) cancels the Uni: the timer goes and the call no longer counts in flight
+        Counter gone = abandoned.get(request.version());
         return Uni.createFrom().emitter(emitter -> {
             IN_FLIGHT.incrementAndGet();
-            long timer = vertx.setTimer(delay, id -> emitter.complete(new DelayReply(delay)));
+            AtomicBoolean answered = new AtomicBoolean();
+            long timer = vertx.setTimer(delay, id -> {
+                answered.set(true);
+                emitter.complete(new DelayReply(delay));
+            });
             emitter.onTermination(() -> {
                 vertx.cancelTimer(timer);
                 IN_FLIGHT.decrementAndGet();
+                if (!answered.get()) {
+                    gone.increment();
+                }
             });
         });
     }
