@@ -39,6 +39,9 @@ public class DelayGateway {
     private static final String REST_CLIENT = BenchConfig.BlockingClient.REST_CLIENT.tag();
 
     @Inject
+    DeadlineTimers timers;
+
+    @Inject
     @RestClient
     DelayClient client;
 
@@ -107,7 +110,7 @@ public class DelayGateway {
             }
             Timer.Sample sample = Timer.start(registry);
             return client.callAsync(ms)
-                    .ifNoItem().after(left).failWith(() -> timedOut(null))
+                    .ifNoItem().after(left).on(timers.executor()).failWith(() -> timedOut(null))
                     .map(DelayReply::delay)
                     .onFailure().transform(DelayGateway::classify)
                     .onItemOrFailure().invoke((item, failure) -> sample.stop(failure == null ? uniSuccess

@@ -43,6 +43,9 @@ class RestBlockingDelayClient implements BlockingDelayClient {
     Vertx vertx;
 
     @Inject
+    DeadlineTimers timers;
+
+    @Inject
     RestClientsConfig restClients;
 
     private long connectTimeoutNanos;
@@ -56,7 +59,7 @@ class RestBlockingDelayClient implements BlockingDelayClient {
     public int call(int ms, Duration timeout) throws InterruptedIOException {
         long started = System.nanoTime();
         CompletableFuture<DelayReply> reply = client.callAsync(ms)
-                .ifNoItem().after(timeout).failWith(TimeoutException::new)
+                .ifNoItem().after(timeout).on(timers.executor()).failWith(TimeoutException::new)
                 .subscribeAsCompletionStage();
         try {
             return reply.get().delay();
