@@ -133,5 +133,5 @@ def test_quick_sequential_run_serves_io_and_fanout_from_it(tmp_path):
     out = run_quick(tmp_path, "--design", "sequential", "--modes", "bare", "--scenario", "io,fanout", "--tools",
                     "vegeta", "--aa", "none")
     rows = json.loads((out / "summary.json").read_text())["rows"]
-    assert {(r["series"], r["scenario"]) for r in rows} == {("bare", "io"), ("bare", "fanout")}
+    assert {(r["mode"], r["scenario"]) for r in rows} == {("bare", "io"), ("bare", "fanout")}
     assert all(r["success_pct"] == 100 and r["cpu_ms_per_req"] > 0 for r in rows), rows
