@@ -55,7 +55,7 @@ def compare_parser():
       "levels preset; explicit flags still win")
     a("--scenario", "--scenarios", dest="scenario", help="comma-separated scenarios [the design's]")
     a("--modes", "--mode", dest="modes", help="comma-separated series: virtual, worker, reactive, virtual+socket, "
-      "worker+socket, floor, the ladder's rungs [the design's]")
+      "worker+socket, floor, the ladder's rungs, bare (a Vert.x process of its own) [the design's]")
     a("--aa", help="the mode measured twice (the A/A pair), or none [reactive]")
     a("--rates", help="rates in req/s (Vegeta, Hyperfoil), comma-separated [per scenario]")
     a("--concurrency", help="hey concurrency levels, comma-separated [per scenario]")

@@ -28,9 +28,13 @@ def test_the_table_of_the_captured_catalogue():
     assert t.scenarios == ("io", "fanout", "db", "slow-query", "checkout", "cpu", "pinning", "pinning-reentrant")
     assert t.modes == ("virtual", "worker", "reactive")
     assert t.ladder == LADDER
-    assert t.series == ("virtual", "worker", "reactive", "floor", *LADDER)
+    assert t.series == ("virtual", "worker", "reactive", "floor", "bare", *LADDER)
     assert t.series_for("io") == t.series
-    assert t.series_for("fanout") == ("virtual", "worker", "reactive", "floor")
+    assert t.series_for("fanout") == ("virtual", "worker", "reactive", "floor", "bare")
+    # the bare Vert.x process (its own, not the app's) serves the floor's paths under its own name
+    assert t.bare == ("bare",)
+    assert t.request("bare", "io").path == "/bare/io?delay=100&calls=1"
+    assert t.series_for("db") == t.modes
     assert t.series_for("pinning-reentrant") == t.modes_for("pinning") == ("virtual", "worker")
     assert t.request("virtual", "io") == catalogue.Request("GET", "/virtual/io?delay=100&calls=1", 200, "")
     assert t.request("floor", "fanout").path == "/floor/fanout?delay=100&calls=10"
@@ -97,7 +101,7 @@ def test_lookup_names_what_exists():
     assert t.lookup("floor", "io").path.startswith("/floor/io?")
     with pytest.raises(Fatal, match="unknown scenario 'nope' .*io fanout db"):
         t.lookup("virtual", "nope")
-    with pytest.raises(Fatal, match="unknown mode 'turbo' .*virtual worker reactive floor ladder-rest"):
+    with pytest.raises(Fatal, match="unknown mode 'turbo' .*virtual worker reactive floor bare ladder-rest"):
         t.lookup("turbo", "io")
     with pytest.raises(Fatal, match="scenario 'db' has no 'floor' mode .*it has: virtual worker reactive"):
         t.lookup("floor", "db")

@@ -20,7 +20,7 @@ from harness.runs import plan, trial_plan
 TRUE = {"floor": 0.050, "ladder-rest": 0.060, "ladder-rest-client": 0.080, "ladder-gateway": 0.088,
         "ladder-reactive": 0.095, "reactive": 0.100, "reactive-aa": 0.100, "ladder-vt": 0.070,
         "ladder-vt-rest-client": 0.098, "ladder-vt-gateway": 0.099, "ladder-virtual": 0.101, "virtual": 0.103,
-        "worker": 0.120}
+        "worker": 0.120, "bare": 0.030}
 P99 = {"floor": 101.0, "reactive": 104.0, "virtual": 106.0, "worker": 110.0}
 
 
@@ -59,6 +59,22 @@ def test_every_series_over_the_floor_holds_the_truth():
         assert e["value"] == pytest.approx(e["base_value"] + e["added"])
     p = out[("reactive", "p99_ok_ms")]
     assert abs(p["added"] - (P99["reactive"] - P99["floor"])) < 1 and p["added_low"] < p["added"] < p["added_high"]
+
+
+def test_every_series_over_the_bare_process_and_in_the_summary(tmp_path):
+    recs = records(["bare", "floor", "reactive"], 12)
+    out = {(e["series"], e["metric"]): e for e in ladder.over_bare(recs)}
+    assert {s for s, _ in out} == {"floor", "reactive"}
+    for s in ("floor", "reactive"):
+        e = out[(s, "cpu_ms_per_req")]
+        assert e["base"] == "bare" and e["ci_low"] < TRUE[s] / TRUE["bare"] < e["ci_high"]
+    data = ladder.analyse(recs)
+    assert data["over_bare"] and [r[0] for r in ladder_report.bare_rows(data)] == ["floor", "reactive"]
+    md = "\n".join(ladder_report.md_lines(data))
+    assert "### Every series over the bare process" in md and "| floor | io 1,000/s | 0.0" in md
+    # bare is no model: the README table over the floor has reactive only
+    assert [r[0] for r in ladder_report.table_rows(data)] == ["reactive"]
+    assert "Every series over the bare process" in ladder_report.html_section(data)
 
 
 def test_the_waterfall_steps_add_up_from_the_floor_to_the_mode():

@@ -6,6 +6,7 @@ from __future__ import annotations
 from harness.analysis import stats
 
 FLOOR = "floor"
+BARE = "bare"   # the floor's work in a Vert.x process of its own, no Quarkus (docs/floor.md)
 # Each mode as shipped and the rungs from the floor up to it, one change each (docs/floor.md "The ladder"). The
 # rungs that call DelayGateway's blocking client use the client of their app (bench.blocking-client): a +socket
 # series of theirs runs in an app with the socket client, as virtual+socket does.
@@ -65,16 +66,22 @@ def _present(records, scenario, rate):
     return {r["series"] for r in records if r["scenario"] == scenario and float(r["rate"]) == float(rate)}
 
 
-def over_floor(records, level=0.95, seed=0):
-    """Every series' CPU per request and p99 (successes) over the floor's, at every step that measured the floor."""
+def over_floor(records, level=0.95, seed=0, base=FLOOR):
+    """Every series' CPU per request and p99 (successes) over the floor's (or BASE's: over_bare), at every step that
+    measured it."""
     out = []
     for scenario, rate in stats.steps_of(records):
         present = _present(records, scenario, rate)
-        if FLOOR not in present:
+        if base not in present:
             continue
-        for s in series_order(present - {FLOOR}):
-            out += [e for e in (compare(records, s, FLOOR, scenario, rate, m, level, seed) for m in METRICS) if e]
+        for s in series_order(present - {base}):
+            out += [e for e in (compare(records, s, base, scenario, rate, m, level, seed) for m in METRICS) if e]
     return out
+
+
+def over_bare(records, level=0.95, seed=0):
+    """Every series over the bare process (the floor included: what the app around a plain route costs)."""
+    return over_floor(records, level, seed, BARE)
 
 
 def waterfall(records, level=0.95, seed=0):
@@ -124,9 +131,10 @@ def project_share(records, level=0.95, seed=0, design_broken=None):
 
 
 def analyse(records, level=0.95, seed=0, design_broken=None):
-    """The ladder part of a run's verdicts.json: {"over_floor", "waterfall", "project_share"}; {} without a floor
-    or a project base in the run."""
-    if not any(r["series"] == FLOOR or r["series"] in PROJECT_BASE.values() for r in records):
+    """The ladder part of a run's verdicts.json: {"over_floor", "over_bare", "waterfall", "project_share"}; {} without
+    a floor, a bare series or a project base in the run."""
+    if not any(r["series"] in (FLOOR, BARE) or r["series"] in PROJECT_BASE.values() for r in records):
         return {}
-    return {"over_floor": over_floor(records, level, seed), "waterfall": waterfall(records, level, seed),
+    return {"over_floor": over_floor(records, level, seed), "over_bare": over_bare(records, level, seed),
+            "waterfall": waterfall(records, level, seed),
             "project_share": project_share(records, level, seed, design_broken)}

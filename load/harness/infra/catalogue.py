@@ -1,7 +1,7 @@
 """The scenario catalogue as the app serves it (`GET /scenarios`, src/main/java/org/vtvr/scenario/CatalogueResource),
-turned into requests: a scenario name and a series (a mode, the floor, a ladder rung) become method, path with query,
-expected status and body. load/ keeps no list of its own: scenarios, series and their paths, parameters, defaults
-and bounds all come from the app.
+turned into requests: a scenario name and a series (a mode, the floor, a ladder rung, the bare process) become method,
+path with query, expected status and body. load/ keeps no list of its own: scenarios, series and their paths,
+parameters, defaults and bounds all come from the app.
 
 Where the catalogue comes from, once per process (then cached in memory):
   1. a running app, when one is named: `use(url=...)` (compare.sh --app-url, `vtvr-harness targets` with APP_URL);
@@ -81,8 +81,9 @@ class Param:
 class Table:
     scenarios: tuple
     modes: tuple     # the product's modes
-    ladder: tuple    # the ladder's rungs (docs/floor.md); with "floor" the measurement-only series
-    series: tuple    # every series a URL serves: the modes, the floor and the ladder's rungs
+    ladder: tuple    # the ladder's rungs (docs/floor.md); with "floor" and the bare ones the measurement-only series
+    series: tuple    # every series a URL serves: the modes, the floor, the ladder's rungs, the bare process
+    bare: tuple      # the series served by a process of their own without Quarkus (bare.BareVertx), not by the app
     requests: dict   # (series, scenario) -> Request
     params_of: dict  # scenario -> (Param, ...)
 
@@ -90,7 +91,7 @@ class Table:
         return tuple(m for m in self.modes if (m, scenario) in self.requests)
 
     def series_for(self, scenario):
-        """The modes, the floor and the rungs that serve SCENARIO."""
+        """The modes, the floor, the rungs and the bare series that serve SCENARIO."""
         return tuple(m for m in self.series if (m, scenario) in self.requests)
 
     def request(self, mode, scenario):
@@ -259,7 +260,7 @@ def build(entries, overrides):
                 path = s["path"] + ("?" + "&".join(query) if query else "")
                 requests[(s["name"], name)] = Request(e["method"], path, int(e["status"]), e.get("body") or "")
     of = lambda kind: tuple(s for s in series if kinds[s] == kind)   # noqa: E731
-    return Table(tuple(scenarios), of("mode"), of("ladder"), tuple(series), requests, params_of)
+    return Table(tuple(scenarios), of("mode"), of("ladder"), tuple(series), of("bare"), requests, params_of)
 
 
 @functools.cache

@@ -1,5 +1,6 @@
-"""Where things are and the tools the runs need: the repository, the app's jar and the Hyperfoil runner (built when
-older than their sources), and load/tools.sh, the one home of JDK, Vegeta, hey and Python discovery, asked from here."""
+"""Where things are and the tools the runs need: the repository, the app's jar (built when older than its sources)
+and its class path (the bare baseline's), the Hyperfoil runner (compiled when stale), and load/tools.sh, the one home
+of JDK, Vegeta, hey and Python discovery, asked from here."""
 import os
 import re
 import subprocess
@@ -12,6 +13,15 @@ from harness.infra.procs import log
 LOAD_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROOT = os.path.dirname(LOAD_DIR)
 JAR = os.path.join(ROOT, "target", "quarkus-app", "quarkus-run.jar")
+# The bare Vert.x baseline (docs/floor.md): a plain main in the app's own code, run from the jar's folder on a class
+# path of the app's libraries (lib/boot: SmallRye Config's own dependencies; lib/main) and its classes (app/)
+BARE_MAIN = "org.vtvr.bare.BareVertx"
+
+
+def app_classpath():
+    """The built app's class path without Quarkus' launcher: its libraries and its own jar, as java -cp wildcards."""
+    base = os.path.dirname(JAR)
+    return os.pathsep.join(os.path.join(base, *d, "*") for d in (("lib", "boot"), ("lib", "main"), ("app",)))
 
 
 def bash_env(snippet, *names):

@@ -42,7 +42,7 @@ def models(entries):
     """The modes as shipped among the entries' series (no rung, no floor, no A/A), in ladder order."""
     names = {e["series"] for e in entries}
     return ladder.series_order(s for s in names if not s.startswith("ladder-") and not s.endswith(AA_SUFFIX)
-                               and s != ladder.FLOOR)
+                               and s not in (ladder.FLOOR, ladder.BARE))
 
 
 # ---------------------------------------------------------------------------------------------- text
@@ -66,7 +66,7 @@ def _p99(x, lo=None, hi=None):
 
 
 def _level(data):
-    lv = [e["level"] for e in data.get("over_floor", []) if e.get("level")]
+    lv = [e["level"] for e in data.get("over_floor", []) + data.get("over_bare", []) if e.get("level")]
     return f"{100 * min(lv):.1f} % intervals" if lv else "no intervals: one measurement of each (sequential design)"
 
 
@@ -93,6 +93,21 @@ def table_rows(data):
 
 
 SERIES_HEAD = ("series", "step", "CPU x floor", "CPU ms/req added", "p99 x floor", "blocks")
+BARE_HEAD = ("series", "step", "CPU ms/req, bare -> series", "CPU x bare", "CPU ms/req added", "p99 x bare", "blocks")
+
+
+def bare_rows(data):
+    """[BARE_HEAD's cells] for every series measured beside the bare process, at every step."""
+    entries = data.get("over_bare", [])
+    by = {(e["series"], e["scenario"], e["rate"], e["metric"]): e for e in entries}
+    out = []
+    for (series, sc, rate) in dict.fromkeys((e["series"], e["scenario"], e["rate"]) for e in entries):
+        c, p = by.get((series, sc, rate, "cpu_ms_per_req")), by.get((series, sc, rate, "p99_ok_ms"))
+        out.append((series + _note(c, p), f"{sc} {rate:,.0f}/s",
+                    f"{c['base_value']:.3f} -> {c['value']:.3f}" if c and c["value"] is not None else "n/a",
+                    _ratio(c), _ms(c["added"], c["added_low"], c["added_high"], sign=True) if c else "n/a",
+                    _ratio(p), str((c or p)["blocks"])))
+    return out
 
 
 def series_rows(data):
@@ -141,6 +156,11 @@ def md_lines(data):
         out += ["### Every series over the floor", "", "| " + " | ".join(SERIES_HEAD) + " |",
                 "|---|---|---|---|---|---|"]
         out += ["| " + " | ".join(r) + " |" for r in series_rows(data)] + [""]
+    if data.get("over_bare"):
+        out += ["### Every series over the bare process", "",
+                "The same io and fanout in a Vert.x process of its own, no Quarkus (the series bare, docs/floor.md).",
+                "", "| " + " | ".join(BARE_HEAD) + " |", "|---|---|---|---|---|---|---|"]
+        out += ["| " + " | ".join(r) + " |" for r in bare_rows(data)] + [""]
     if data.get("waterfall"):
         out += ["### The ladder: CPU ms/req added rung by rung", ""]
         out += [f"- {w['mode']}, {w['scenario']} {w['rate']:,.0f}/s: {waterfall_text(w)}" for w in data["waterfall"]]
@@ -168,6 +188,7 @@ def html_section(data):
         models_head=("model", "step", "CPU ms/req, floor -> model", "CPU ms/req added", "CPU x floor", "p99 ms added",
                      "p99 x floor"),
         series=series_rows(data) if data.get("over_floor") else [], series_head=SERIES_HEAD,
+        bare=bare_rows(data), bare_head=BARE_HEAD,
         waterfalls=[charts.waterfall_svg(w) for w in data.get("waterfall") or []],
         share_max=f"{100 * ladder.PROJECT_SHARE_MAX:.0f}",
         shares_head=("mode", "step", "above", "share [interval]", "CPU ms/req added", "blocks", "verdict"),

@@ -16,7 +16,7 @@ from harness.drivers import is_rate, unit
 from harness.drivers.base import Load
 from harness.infra import procs
 from harness.infra.errors import Fatal
-from harness.infra.procs import Procs, children_cpu_ms, fetch, log, save
+from harness.infra.procs import Procs, children_cpu_ms, log
 from harness.report import verdict_report
 from harness.runs import plan
 from harness.runs.system import System
@@ -75,12 +75,13 @@ class Interleaved:
                                       java_opts=self.java_opts(series))
             started.append(App(series, proc, f"http://127.0.0.1:{port}", invocation))
         for app in started:
-            self.sys.wait_app(app.proc, app.url, app.series, 180)
+            self.sys.wait_app(app.proc, app.url, app.series, 180, app.series)
             self.apps[app.series] = app
         log(f"apps ready: {', '.join(f'{a.series} (pid {a.pid})' for a in started)}")
-        if self.scrape_ms is None and started:
-            self.scrape_ms = self.sys.sample_once(started[0].pid, "--scrape-cost", f"{started[0].url}/q/metrics") \
-                .get("scrape_cpu_ms")
+        scraped = [a for a in started if self.sys.metrics_url(a.url, a.series)]
+        if self.scrape_ms is None and scraped:
+            self.scrape_ms = self.sys.sample_once(scraped[0].pid, "--scrape-cost",
+                                                  self.sys.metrics_url(scraped[0].url)).get("scrape_cpu_ms")
         return started
 
     def steps_for(self, series):
@@ -219,9 +220,9 @@ class Interleaved:
                     "app_pid": app.pid, "scrape_cpu_ms": self.scrape_ms, **rec}
             with open(os.path.join(d, "meta.json"), "w") as f:
                 json.dump(meta, f)
-            save(fetch(f"{app.url}/q/metrics", 5)[1], os.path.join(d, "metrics-before.prom"))
+            self.sys.save_metrics(app.url, series, os.path.join(d, "metrics-before.prom"))
             samples = os.path.join(d, "samples.jsonl")
-            run.append((app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url, self.delay.pid)))
+            run.append((app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url, self.delay.pid, series)))
         for *_, samples, _, _ in run:
             procs.wait_for(lambda samples=samples: os.path.exists(samples) and os.path.getsize(samples), 2.0)
         driver, ramp = self.sys.driver(tool), s.ramp_ms if is_rate(tool) else 0
@@ -244,7 +245,7 @@ class Interleaved:
         out = []
         for (app, d, _, rec, sampler), rc in zip(run, rcs, strict=True):
             self.ps.stop(sampler, grace_s=5)
-            save(fetch(f"{app.url}/q/metrics", 5)[1], os.path.join(d, "metrics-after.prom"))
+            self.sys.save_metrics(app.url, app.series, os.path.join(d, "metrics-after.prom"))
             with open(os.path.join(d, "generator.json"), "w") as f:
                 json.dump(gen, f)
             if not app.proc.alive():
@@ -284,8 +285,9 @@ class Interleaved:
                 log(f"block {blocks + 1}: starting fresh apps ({', '.join(names)}), invocation "
                     f"{trials.invocation(tp, blocks)}")
                 self.restart(names, blocks)
-                if not os.path.exists(os.path.join(self.out, "machine.json")):
-                    self.sys.write_facts(self.apps[names[0]].url, started, self.cmdline)
+                if not os.path.exists(os.path.join(self.out, "machine.json")):   # an app's settings, not the bare's
+                    first = min(names, key=self.sys.bare)
+                    self.sys.write_facts(self.apps[first].url, started, self.cmdline)
             t_block = time.monotonic()
             recs = [r for t in trials.block_trials(tp, blocks) if all(serves(x, t.scenario) for x in t.series)
                     for r in self.trial(t)]   # the floor has no db, a rung no fanout

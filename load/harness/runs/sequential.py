@@ -62,15 +62,16 @@ class Sequential:
         t_app = time.monotonic()
         self.app = self.sys.start_app("app", self.app_port, self.delay_port,
                                       os.path.join(self.out, "logs", f"app-{label}.log"), series, env=env)
-        self.sys.wait_app(self.app, self.url, label)
+        self.sys.wait_app(self.app, self.url, label, series=series)
         self.app_pid = self.app.pid
         client = plan.client_of(series)
         log(f"app ready in {time.monotonic() - t_app:.0f} s (pid {self.app_pid}, {self.url}, delay service on "
             f"{self.delay_port}{', bench.blocking-client=' + client if client else ''})")
         self.startups.append(time.monotonic() - t0)
         # one /q/metrics scrape's CPU at idle, for the report's statement of what the in-step scrapes cost
-        self.scrape_ms = self.sys.sample_once(self.app_pid, "--scrape-cost", f"{self.url}/q/metrics") \
-            .get("scrape_cpu_ms")
+        metrics = self.sys.metrics_url(self.url, series)
+        self.scrape_ms = self.sys.sample_once(self.app_pid, "--scrape-cost", metrics).get("scrape_cpu_ms") \
+            if metrics else None
 
     def stop_system(self, grace_s=20):
         if self.sys.external:
@@ -119,7 +120,7 @@ class Sequential:
                     self.ps.stop(p, grace_s=5)
                 self.ps.forget(p)
 
-        sampler = self.sys.sampler(os.path.join(tdir, "samples.jsonl"), self.app_pid, self.url)
+        sampler = self.sys.sampler(os.path.join(tdir, "samples.jsonl"), self.app_pid, self.url, series=series)
         for k in (1, 2, 3):
             round_(4 // k if k < 3 else 1, s.warmup_ms // 3, f"ramp-{k}")
         jit_pct, n = None, 0
@@ -179,9 +180,9 @@ class Sequential:
     def load(self, st, d, target):
         """The step's load with the sampler beside it; metrics before and after, the generator's CPU -> (exit, ms)."""
         s = self.s
-        save(fetch(f"{self.url}/q/metrics", 5)[1], os.path.join(d, "metrics-before.prom"))
+        self.sys.save_metrics(self.url, st.series, os.path.join(d, "metrics-before.prom"))
         samples = os.path.join(d, "samples.jsonl")
-        sampler = self.sys.sampler(samples, self.app_pid, self.url, self.delay.pid if self.delay else None)
+        sampler = self.sys.sampler(samples, self.app_pid, self.url, self.delay.pid if self.delay else None, st.series)
         # the load starts once the sampler has read the CPU, so the step's CPU window starts with the load
         procs.wait_for(lambda: os.path.exists(samples) and os.path.getsize(samples), 2.0)
         driver, ramp = self.sys.driver(st.tool), s.ramp_ms if is_rate(st.tool) else 0
@@ -203,7 +204,7 @@ class Sequential:
         with open(os.path.join(d, "generator.json"), "w") as f:
             json.dump({"cpu_ms": c1 - c0, "wall_ms": wall_ms}, f)
         self.ps.stop(sampler, grace_s=5)
-        save(fetch(f"{self.url}/q/metrics", 5)[1], os.path.join(d, "metrics-after.prom"))
+        self.sys.save_metrics(self.url, st.series, os.path.join(d, "metrics-after.prom"))
         return rc, wall_ms
 
     def probe(self, st, d):
@@ -260,7 +261,7 @@ class Sequential:
                             self.stop_system()
                         log(f"starting a fresh delay service and app for mode {st.series}")
                         self.start_system(st.series, st.series)
-                    if not wrote_machine:
+                    if not wrote_machine and not self.sys.bare(st.series):   # an app's settings, not the bare's
                         self.sys.write_facts(self.url, started, self.cmdline)
                         wrote_machine = True
                     current = st.series
@@ -271,6 +272,8 @@ class Sequential:
                         self.smoke(st.series)
                 progress.step(i + 1, st, self.eta(i), unit(st.tool))
                 progress.headline(self.run_step(i + 1, st))
+        if not wrote_machine:
+            self.sys.write_facts(self.url, started, self.cmdline)
         self.stop_system()
         rc, text = report_cli("build", self.out)
         sys.stderr.write(text)

@@ -13,7 +13,7 @@ from harness.infra import procs, tools
 from harness.infra.catalogue import table
 from harness.infra.database import Database
 from harness.infra.errors import Fatal
-from harness.infra.procs import log
+from harness.infra.procs import log, save
 from harness.infra.settings import ENV
 from harness.runs import plan
 from harness.sampling import machine
@@ -40,6 +40,9 @@ class System:
             if s.native or s.cpus:
                 raise Fatal(f"--{'native' if s.native else 'cpus'}: the processes this script starts; with --app-url "
                             "you started the app yourself")
+            if any(self.bare(m) for m in s.modes):
+                raise Fatal(f"--app-url: the series {', '.join(m for m in s.modes if self.bare(m))} is a process this "
+                            "script starts (the bare Vert.x main); measure it without --app-url")
             if not is_loopback(self.url):
                 log(f"{self.url} is another machine: loading it, as --app-url names it")
         if s.cpus:   # --cpus app=N: the app on the last N cores, this runner and all it starts on the others
@@ -85,19 +88,47 @@ class System:
             self.db.ready()
         return proc
 
+    def bare(self, series):
+        """True when SERIES is the bare Vert.x process's (the catalogue's kind `bare`), not served by the app."""
+        return plan.base_of(series) in table().bare
+
     def start_app(self, name, port, delay_port, log_path, series="", java_opts=None, env=None):
-        """An app of SERIES on PORT against the delay service on DELAY_PORT -> its Proc (not yet waited for)."""
+        """An app of SERIES on PORT against the delay service on DELAY_PORT -> its Proc (not yet waited for); for a
+        bare series the bare Vert.x main from the jar's class path, with the app's JVM options and settings."""
         opts = self.s.app_java_opts.split() if java_opts is None else java_opts
-        cmd = [self.runner] if self.runner else [self.java, *opts, "-jar", tools.JAR]
-        app_env = {**self.s.app_env, **(self.db.env if self.db else {}), **(env or {}),
-                   "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
+        app_env = {**self.s.app_env, **(env or {}), "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
                    "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{delay_port}"}
+        if self.bare(series):
+            if self.runner:
+                raise Fatal(f"--native: the series {series} runs on the JVM only (a main on the jar's class path)")
+            cmd = [self.java, *opts, "-cp", tools.app_classpath(), tools.BARE_MAIN]
+        else:
+            cmd = [self.runner] if self.runner else [self.java, *opts, "-jar", tools.JAR]
+            app_env = {**(self.db.env if self.db else {}), **app_env}
         if plan.client_of(series):
             app_env["BENCH_BLOCKING_CLIENT"] = plan.client_of(series)
         return self.ps.start(name, [*self.taskset, *cmd], log_path=log_path, env=app_env)
 
-    def wait_app(self, proc, url, what, wait_s=120):
-        if not procs.wait_ready(proc, f"{url}/q/health/ready", wait_s) or not proc.alive():
+    def ready_url(self, url, series=""):
+        """What answers 2xx once the process of SERIES at URL serves: the app's readiness check; the bare process
+        (no /q) its first scenario's request."""
+        if not self.bare(series):
+            return f"{url}/q/health/ready"
+        t = table()
+        return url + next(t.request(plan.base_of(series), sc) for sc in t.scenarios
+                          if (plan.base_of(series), sc) in t.requests).path
+
+    def metrics_url(self, url, series=""):
+        """The /q/metrics of the app at URL; '' for the bare process, which has none (nothing scrapes it)."""
+        return "" if self.bare(series) else f"{url}/q/metrics"
+
+    def save_metrics(self, url, series, path):
+        """The app's /q/metrics now into PATH (nothing for the bare process)."""
+        if self.metrics_url(url, series):
+            save(procs.fetch(self.metrics_url(url, series), 5)[1], path)
+
+    def wait_app(self, proc, url, what, wait_s=120, series=""):
+        if not procs.wait_ready(proc, self.ready_url(url, series), wait_s) or not proc.alive():
             sys.stderr.write(procs.tail(proc.log_path, 30))
             raise Fatal(f"the app of {what} did not become ready on {url} (log: {proc.log_path})")
 
@@ -112,9 +143,10 @@ class System:
     def target(self, url, series, scenario, extra=""):
         return Target((req := self.request(series, scenario, extra)).method, url + req.path, req.body)
 
-    def sampler(self, path, pid, url, delay_pid=None):
-        argv = [sys.executable, "-m", "harness.sampling.sample", "--out", path, "--interval", "0.25", "--metrics",
-                f"{url}/q/metrics", "--metrics-interval", self.s.metrics_interval]
+    def sampler(self, path, pid, url, delay_pid=None, series=""):
+        argv = [sys.executable, "-m", "harness.sampling.sample", "--out", path, "--interval", "0.25"]
+        if self.metrics_url(url, series):
+            argv += ["--metrics", self.metrics_url(url, series), "--metrics-interval", self.s.metrics_interval]
         if pid:
             argv += ["--pid", str(pid)]
         if delay_pid:

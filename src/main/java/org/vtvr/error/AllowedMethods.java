@@ -2,6 +2,7 @@ package org.vtvr.error;
 
 import org.vtvr.api.DelayReply;
 import org.vtvr.floor.FloorRoutes;
+import org.vtvr.floor.FloorWork;
 import org.vtvr.ladder.LadderResource;
 import org.vtvr.scenario.CatalogueResource;
 import org.vtvr.scenario.Mode;
@@ -46,7 +47,7 @@ public final class AllowedMethods {
                 add(index, "/" + mode.path() + scenario.path(), scenario.method());
             }
         }
-        for (Scenario scenario : FloorRoutes.SCENARIOS) {
+        for (Scenario scenario : FloorWork.SCENARIOS) {
             add(index, "/" + FloorRoutes.SERIES + scenario.path(), scenario.method());
         }
         for (String rung : LadderResource.paths()) {

@@ -1,6 +1,5 @@
 package org.vtvr.floor;
 
-import io.quarkus.restclient.config.RestClientsConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -12,10 +11,6 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.Json;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.vtvr.api.DelayReply;
 import org.vtvr.delay.client.DelayGateway;
 import org.vtvr.delay.client.DelaySettings;
@@ -27,24 +22,18 @@ import java.util.List;
 /**
  * The floor's delay-service client: a bare Vert.x {@link HttpClient} with its own pool, the REST client's URL,
  * connect and read timeouts, pool size and protocol ({@link DelaySettings}), answering on the calling event loop; failures are
- * the modes' problems (502, 503, 504, {@link DelayGateway#classify}), but no call is timed.
+ * the modes' problems (502, 503, 504, {@link DelayGateway#classify}), but no call is timed. A plain class: the app
+ * makes one for the floor and the ladder ({@link FloorRoutes#client}), the bare Vert.x process its own
+ * ({@code bare.BareVertx}), so both make the same calls.
  */
-@ApplicationScoped
 public class FloorDelayClient {
 
-    @Inject
-    Vertx vertx;
+    private final DelaySettings settings;
+    private final String path;
+    private final HttpClient http;
 
-    @Inject
-    RestClientsConfig restClients;
-
-    private DelaySettings settings;
-    private String path;
-    private HttpClient http;
-
-    @PostConstruct
-    void open() {
-        settings = DelaySettings.of(restClients);
+    public FloorDelayClient(Vertx vertx, DelaySettings settings) {
+        this.settings = settings;
         path = settings.pathPrefix();
         int port = settings.url().getPort() > 0 ? settings.url().getPort() : 80;
         HttpClientOptions options = new HttpClientOptions()
@@ -59,8 +48,7 @@ public class FloorDelayClient {
                 new PoolOptions().setHttp1MaxSize(settings.poolSize()).setHttp2MaxSize(settings.poolSize()));
     }
 
-    @PreDestroy
-    void close() {
+    public void close() {
         http.close();
     }
 

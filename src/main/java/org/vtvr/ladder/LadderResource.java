@@ -16,7 +16,7 @@ import org.vtvr.blocking.BlockingScenarios;
 import org.vtvr.delay.client.DelayClient;
 import org.vtvr.delay.client.DelayGateway;
 import org.vtvr.floor.FloorDelayClient;
-import org.vtvr.floor.FloorRoutes;
+import org.vtvr.floor.FloorWork;
 import org.vtvr.limits.Deadline;
 import org.vtvr.limits.Limits;
 import org.vtvr.reactive.ReactiveScenarios;
@@ -40,7 +40,7 @@ import static org.vtvr.scenario.Scenario.IO;
  * shipped, each rung one change from the one before. Not a product mode: no request gate (the modes' only
  * difference from the last rungs), in the scenario catalogue only as io's measurement series ({@code GET /scenarios}:
  * {@link #RUNGS}), and io only. Rungs answering before the last
- * write the floor's JSON ({@link FloorRoutes#answer}) with their own name as {@code mode}. A measurement tool, not
+ * write the floor's JSON ({@link FloorWork#answer}) with their own name as {@code mode}. A measurement tool, not
  * public API: left out of the OpenAPI document (mp.openapi.scan.exclude.classes), as the floor's routes are.
  */
 @Path(LadderResource.ROOT)
@@ -178,7 +178,7 @@ public class LadderResource {
     private record Plan(String rung, long start, int delay, int calls, Deadline deadline) {
 
         String answer() {
-            return FloorRoutes.answer(rung, IO, Thread.currentThread(), start, delay, calls).encode();
+            return FloorWork.answer(rung, IO, Thread.currentThread(), start, delay, calls).encode();
         }
     }
 

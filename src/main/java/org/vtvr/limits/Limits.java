@@ -26,6 +26,13 @@ public class Limits {
     @Inject
     BenchConfig config;
 
+    /** The same rules outside CDI, for a process without Quarkus (the bare Vert.x baseline, {@code bare.BareVertx}). */
+    public static Limits of(BenchConfig config) {
+        Limits limits = new Limits();
+        limits.config = config;
+        return limits;
+    }
+
     /** A number parameter of {@code scenario}, its catalogue default when the request leaves it out. */
     public int number(Scenario scenario, Param param, String raw) {
         return (int) parse(param, raw == null ? scenario.defaultOf(param) : raw);

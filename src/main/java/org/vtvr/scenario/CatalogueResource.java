@@ -5,8 +5,10 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.vtvr.bare.BareVertx;
 import org.vtvr.config.BenchConfig;
 import org.vtvr.floor.FloorRoutes;
+import org.vtvr.floor.FloorWork;
 import org.vtvr.ladder.LadderResource;
 
 import java.util.ArrayList;
@@ -17,7 +19,8 @@ import java.util.List;
  * {@code GET /scenarios}: the catalogue as this instance serves it, bounds resolved from its configuration, so load
  * scripts and other clients take the scenario list from the running app instead of keeping their own. Besides the
  * modes, each entry names every series that serves the scenario with its path: the modes, and the measurement-only
- * series of docs/floor.md (the floor, the ladder's rungs), and what a load tool sends and expects (body, status).
+ * series of docs/floor.md (the floor, the ladder's rungs, the bare Vert.x process), and what a load tool sends and
+ * expects (body, status).
  * Served in every profile, the delay-only one too (the load harness reads it there before a run).
  */
 @Path(CatalogueResource.PATH)
@@ -36,8 +39,11 @@ public class CatalogueResource {
     }
 
     /**
-     * One series serving a scenario at {@code path}: {@code kind} is {@code mode} (a product mode), {@code floor} or
-     * {@code ladder} (a rung of the cost ladder), the last two measurement tools only (docs/floor.md).
+     * One series serving a scenario at {@code path}: {@code kind} is {@code mode} (a product mode), {@code floor},
+     * {@code ladder} (a rung of the cost ladder) or {@code bare}, the last three measurement tools only
+     * (docs/floor.md).
+     * A {@code bare} series is not served by this app but by a process of its own without Quarkus
+     * ({@code bare.BareVertx}, at the same path), which the load harness starts beside it.
      */
     public record Series(String name, String kind, String path) {
     }
@@ -68,8 +74,9 @@ public class CatalogueResource {
                 series.add(new Series(mode.path(), "mode", "/" + mode.path() + scenario.path()));
             }
         }
-        if (FloorRoutes.SCENARIOS.contains(scenario)) {
+        if (FloorWork.SCENARIOS.contains(scenario)) {
             series.add(new Series(FloorRoutes.SERIES, "floor", "/" + FloorRoutes.SERIES + scenario.path()));
+            series.add(new Series(BareVertx.SERIES, "bare", "/" + BareVertx.SERIES + scenario.path()));
         }
         if (LadderResource.SCENARIOS.contains(scenario)) {
             for (String rung : LadderResource.RUNGS) {

@@ -1,6 +1,7 @@
 package org.vtvr.delay.client;
 
 import io.quarkus.restclient.config.RestClientsConfig;
+import org.eclipse.microprofile.config.Config;
 
 import java.net.URI;
 import java.util.OptionalInt;
@@ -28,6 +29,21 @@ public record DelaySettings(URI url, int connectTimeoutMs, int readTimeoutMs, in
                 poolSize(delay.connectionPoolSize(), restClients.connectionPoolSize()),
                 delay.connectionTTL().orElse(restClients.connectionTTL().orElse(DEFAULT_IDLE_TIMEOUT_MS)),
                 delay.http2().orElse(restClients.http2()));
+    }
+
+    /**
+     * The same from the configuration keys themselves, for a process without Quarkus' REST client (the bare Vert.x
+     * baseline, {@code bare.BareVertx}): the {@code quarkus.rest-client.delay.*} keys, each required, as
+     * application.properties sets them all; {@code http2} unset or unresolved is false. BareTest holds it equal to
+     * {@link #of(RestClientsConfig)}.
+     */
+    public static DelaySettings of(Config config) {
+        String prefix = "quarkus.rest-client.delay.";
+        return new DelaySettings(URI.create(config.getValue(prefix + "url", String.class)),
+                config.getValue(prefix + "connect-timeout", Integer.class),
+                config.getValue(prefix + "read-timeout", Integer.class),
+                config.getValue(prefix + "connection-pool-size", Integer.class),
+                config.getOptionalValue(prefix + "http2", Boolean.class).orElse(false));
     }
 
     /** The path a call of {@code ms} goes to, below the URL's own path ({@code /delay/} when it has none). */
