@@ -18,7 +18,6 @@ public record DelaySettings(URI url, int connectTimeoutMs, int readTimeoutMs, in
     /** Vert.x' keep-alive timeout, which the REST client keeps when {@code connection-ttl} is not set. */
     static final int DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
-
     public static DelaySettings of(RestClientsConfig restClients) {
         RestClientsConfig.RestClientConfig delay = restClients.getClient(DelayClient.class);
         URI url = URI.create(delay.url().or(delay::uri).orElseThrow(
@@ -43,6 +42,7 @@ public record DelaySettings(URI url, int connectTimeoutMs, int readTimeoutMs, in
                 config.getValue(prefix + "connect-timeout", Integer.class),
                 config.getValue(prefix + "read-timeout", Integer.class),
                 config.getValue(prefix + "connection-pool-size", Integer.class),
+                config.getOptionalValue(prefix + "connection-ttl", Integer.class).orElse(DEFAULT_IDLE_TIMEOUT_MS),
                 config.getOptionalValue(prefix + "http2", Boolean.class).orElse(false));
     }
 
