@@ -12,8 +12,9 @@ METRICS = (("achieved_rps", "achieved rate"), ("p50_ok_ms", "p50"), ("p99_ok_ms"
 
 
 def agreement(runs_rows, a="hyperfoil", b="vegeta"):
-    """[{scenario, mode, load, metric, label, a, b, ratio, low, high, n, values}] for each step both tools ran in at
-    least one run of RUNS_ROWS (one list of summary rows a run); A and B are the medians of each tool's values."""
+    """[{scenario, mode, load, metric, label, a, b, ratio, low, high, n, runs}] for each step both tools ran in at
+    least one run of RUNS_ROWS (one list of summary rows a run); A and B are the medians of each tool's values, RUNS
+    the [A, B] of every run."""
     out = []
     steps = sorted({(r["scenario"], r["mode"], float(r["load"])) for rows in runs_rows for r in rows
                     if r["tool"] == a})
@@ -28,7 +29,8 @@ def agreement(runs_rows, a="hyperfoil", b="vegeta"):
             out.append({"scenario": sc, "mode": mode, "load": load, "metric": metric, "label": label,
                         "a": _median([x for x, _ in pairs]), "b": _median([y for _, y in pairs]),
                         "ratio": iv.ratio, "low": iv.low if len(pairs) > 1 else None,
-                        "high": iv.high if len(pairs) > 1 else None, "n": len(pairs)})
+                        "high": iv.high if len(pairs) > 1 else None, "n": len(pairs),
+                        "runs": [[x, y] for x, y in pairs]})
     return out
 
 

@@ -55,8 +55,9 @@ EXPERIMENTS = {
                    budget="15m", restart_every=10 ** 6,
                    modes=",".join(dict.fromkeys(s for rungs in ladder.LADDERS.values() for s in rungs)),
                    quick=dict(modes="floor,ladder-rest-client,reactive", rates=(500,))),
-    # io held at 1,000 .. 100,000 requests in flight over HTTP/1.1 and h2c: its own plan (runs/scale.py)
-    "scale": dict(scenarios="io", tools="vegeta", aa="none"),
+    # io held at 1,000 .. 100,000 requests in flight over HTTP/1.1 and h2c: its own plan (runs/scale.py), on ZGC
+    # (docs/scale.md: ParallelGC's and G1's 0.9-1.8 s pauses at 50,000-100,000 made readiness and the probe miss)
+    "scale": dict(scenarios="io", tools="vegeta", aa="none", app_java_opts="-XX:+UseZGC"),
 }
 # The cost experiment's own plan: the work per request varies, not the load
 COST_STEPS = [("fanout", "vegeta", 20, f"FANOUT_CALLS={x}") for x in (1, 10, 100)] + \
@@ -206,6 +207,7 @@ def settings(args, rng=random):
         s.cost = preset.get("cost", False)
         env.update({k: v for k, v in preset.get("env", {}).items() if flag(args, k.lower()) is None})
         aa = aa or preset.get("aa", "")
+        s.app_java_opts = preset.get("app_java_opts", s.app_java_opts)
     s.warmup_max_s = flag(args, "warmup_max", "45")
     ramp = flag(args, "ramp_in", "0s" if s.quick else "1s")
     reuse = args.reuse
@@ -234,7 +236,7 @@ def settings(args, rng=random):
     if not re.fullmatch(r"[0-9]+", str(flag(args, "settle", "0"))):
         raise Fatal(f"--settle is whole seconds, got '{args.settle}'")
     s.settle_s = int(flag(args, "settle", "0"))
-    s.app_java_opts = flag(args, "app_java_opts", "-XX:+UseParallelGC")
+    s.app_java_opts = flag(args, "app_java_opts", s.app_java_opts)
     s.delay_java_opts = flag(args, "delay_java_opts", "")
     s.metrics_interval = flag(args, "metrics_interval", "0.5")
     if not re.fullmatch(r"[0-9]+", str(s.warmup_max_s)):
