@@ -272,3 +272,16 @@ def test_the_interleaved_design_takes_hyperfoil_for_its_rate_steps_but_one_rate_
     assert tools[("io", 2500.0)] == "hyperfoil" and set(tools.values()) == {"hyperfoil"}
     with pytest.raises(Fatal, match="one rate tool"):
         trial_plan.trial_plan(settings("--tools", "vegeta,hyperfoil"), 7)
+
+
+def test_the_scale_levels_give_hyperfoil_h2c_connections_and_sessions_for_every_waiting_request():
+    from harness.analysis.scale import Level, tool_args
+    lv = Level(100_000, 2000, 50_000, 15.0)
+    h2c = benchmark("s", Target("GET", "http://127.0.0.1:8080/virtual/io?delay=50000"),
+                    Load(2000, 65_000, 80, tuple(tool_args("hyperfoil", lv, "h2c"))))
+    assert "directHttp2: true" in h2c and "maxHttp2Streams: 1000" in h2c
+    assert "max: 102" in h2c and "maxSessions: 100100" in h2c and "usersPerSec: 2000" in h2c
+    http1 = benchmark("s", Target("GET", "http://127.0.0.1:8080/io"), Load(200, 5000, 35,
+                                                                         tuple(tool_args("hyperfoil", lv, "http1"))))
+    assert "directHttp2" not in http1 and "max: 100100" in http1
+    assert tool_args("vegeta", lv, "h2c")[0] == "-h2c"

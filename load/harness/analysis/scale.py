@@ -176,6 +176,19 @@ def vegeta_args(level, transport):
             "-workers", str(min(level.in_flight, 1000)), "-max-workers", str(2 * level.in_flight)]
 
 
+H2_STREAMS = 1000   # quarkus.http.limits.max-concurrent-streams: the app's streams per HTTP/2 connection
+
+
+def tool_args(tool, level, transport):
+    """The load tool's own settings for LEVEL (drivers.base.Load.extra): Vegeta's flags, or Hyperfoil's h2c, its
+    connections (HTTP/1.1: one a waiting request; h2c: one per H2_STREAMS of them) and sessions (one a request)."""
+    if tool == "vegeta":
+        return vegeta_args(level, transport)
+    n = level.in_flight + 100
+    return [*(["h2c", f"streams={H2_STREAMS}"] if transport == "h2c" else []),
+            f"connections={-(-n // H2_STREAMS) + 1 if transport == 'h2c' else n}", f"sessions={n}"]
+
+
 def heap_growth(start, end, top=8):
     """The classes whose live objects grew most between two histograms: [[class, start KiB, end KiB]]."""
     grown = sorted(end, key=lambda c: end[c] - start.get(c, 0), reverse=True)[:top]

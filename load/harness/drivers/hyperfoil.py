@@ -25,7 +25,10 @@ def benchmark(name, target, load, *, agents=(), model="rate", threads=2):
     agent its share of the rate (and of the users)."""
     base, path = _split(target.url)
     level = max(1, int(load.level))
-    pool = max(16, int(level * CONNECTIONS_PER_RATE_S)) if model == "rate" else level
+    opts = dict(x.partition("=")[::2] for x in load.extra)   # scale's: h2c, streams=, connections=, sessions=
+    pool = int(opts.get("connections") or (max(16, int(level * CONNECTIONS_PER_RATE_S)) if model == "rate"
+                                             else level))
+    sessions = int(opts.get("sessions") or pool)
     lines = [f"name: {json.dumps(name)}", f"threads: {threads}"]
     if agents:
         lines.append("agents:")
@@ -33,15 +36,16 @@ def benchmark(name, target, load, *, agents=(), model="rate", threads=2):
             where = [f"    host: {json.dumps(h.rpartition(':')[0] if ':' in h else h)}",
                      f"    port: {h.rpartition(':')[2] if ':' in h else 22}"] if h else []
             lines += [f"  agent-{i}:", *where, f"    threads: {threads}"]
-    lines += ["http:", f"  host: {json.dumps(base)}", "  sharedConnections:",
-              f"    core: {min(pool, max(16, level // 10))}", f"    max: {pool}", "    buffer: 16",
-              "phases:"]
+    lines += ["http:", f"  host: {json.dumps(base)}",
+              *(["  directHttp2: true", f"  maxHttp2Streams: {opts.get('streams') or 100}"] if "h2c" in opts else []),
+              "  sharedConnections:", f"    core: {min(pool, max(16, level // 10))}", f"    max: {pool}",
+              "    buffer: 16", "phases:"]
     ramp_ms = min(load.ramp_ms, load.duration_ms or 0)
     phases = ([(RAMP, 0, ramp_ms)] if ramp_ms else []) + [(MAIN, ramp_ms, (load.duration_ms or 0) - ramp_ms)]
     for phase, start_ms, ms in phases:
         if model == "rate":
             # evenly paced, as Vegeta sends (Hyperfoil's default draws exponential gaps: a Poisson count)
-            shape = ["    constantRate:", f"      usersPerSec: {level}", f"      maxSessions: {pool}",
+            shape = ["    constantRate:", f"      usersPerSec: {level}", f"      maxSessions: {sessions}",
                      "      variance: false"]
         else:
             shape = ["    always:", f"      users: {level}"]

@@ -81,7 +81,7 @@ def hyperfoil_command(java, ps=None, build_log=None):
                      (f"{rel}/src", f"{rel}/pom.xml"), ps, build_log, rebuild=not os.path.isfile(cp_file))
     with open(cp_file) as f:
         cp = f.read().strip()
-    return [java, "-Xms256m", "-Xmx1g", "--enable-native-access=ALL-UNNAMED", "-Dlog4j2.level=WARN",
+    return [java, "-Xms256m", "-Xmx2g", "--enable-native-access=ALL-UNNAMED", "-Dlog4j2.level=WARN",
             "-cp", os.pathsep.join((os.path.join(target, "classes"), cp)), HYPERFOIL_MAIN]
 
 

@@ -25,7 +25,7 @@ from harness.analysis.scale import (
     levels_for,
     plan_levels,
     raised,
-    vegeta_args,
+    tool_args,
     with_slopes,
 )
 from harness.analysis.steps import read_json, step_row
@@ -108,9 +108,10 @@ class ScaleRun:
         meta_client = plan.client_of(series)
         if not self.limits:
             b.sys.write_facts(b.url, self.started, self.cmdline)
-        self.limits[f"{series} {transport}"] = {**env, "vegeta": " ".join(vegeta_args(levels[-1], transport)),
-                                                "http1_ceiling": ceiling(transport, plan.client_of(series),
-                                                                         self.nofile)}
+        tool = self.s.tools[0]
+        self.limits[f"{series} {transport}"] = {
+            **env, "tool": " ".join([tool, *tool_args(tool, levels[-1], transport)]),
+            "http1_ceiling": ceiling(transport, plan.client_of(series), self.nofile)}
         start = memory(java_home, pid, b.url)
         start_classes = class_histogram(java_home, pid)
         self.idle[(series, transport)] = {**start, "in_flight": 0}
@@ -123,7 +124,7 @@ class ScaleRun:
                 d = os.path.join(self.out, "steps", f"{index:03d}-io-{series}-{transport}-{lv.in_flight}")
                 os.makedirs(d, exist_ok=True)
                 meta = {"index": index, "scenario": "io", "mode": mode, "series": series,
-                        "client": plan.client_of(series), "tool": "vegeta", "load_kind": "rate", "load": lv.rate,
+                        "client": plan.client_of(series), "tool": tool, "load_kind": "rate", "load": lv.rate,
                         "duration_s": lv.send_s, "ramp_in_s": 0, "params": f"delay={lv.delay_ms}&calls=1",
                         "app_pid": pid, "level": lv.in_flight, "transport": transport, "delay_ms": lv.delay_ms,
                         "past_ceiling": (ceiling(transport, meta_client, self.nofile)[0] or lv.in_flight)
@@ -134,11 +135,11 @@ class ScaleRun:
                 log(f"  {series} {transport}: {lv.in_flight:,} in flight = {lv.rate:,} req/s x {lv.delay_ms} ms, "
                     f"held {lv.hold_s:g} s")
                 load = Load(lv.rate, int(lv.send_s * 1000), lv.delay_ms // 1000 + 30,
-                            tuple(vegeta_args(lv, transport)))
-                tools.append((b.sys.vegeta.start(self.ps, b.sys.target(b.url, series, "io", f"DELAY={lv.delay_ms}"),
-                                                 load, os.path.join(d, "results"),
-                                                 log_path=os.path.join(d, "stdout.txt"), name=f"{mode}-io-{lv.rate}"),
-                              d))
+                            tuple(tool_args(tool, lv, transport)))
+                target = b.sys.target(b.url, series, "io", f"DELAY={lv.delay_ms}")
+                tools.append((b.sys.driver(tool).start(self.ps, target, load, os.path.join(d, "results"),
+                                                       log_path=os.path.join(d, "stdout.txt"),
+                                                       name=f"{mode}-io-{lv.rate}"), d))
                 t_level = time.monotonic()
                 # the hold: every request of this level is in flight from DELAY_MS on
                 time.sleep(max(0.0, lv.delay_ms / 1000 + 0.5 - (time.monotonic() - t_level)))
@@ -153,7 +154,7 @@ class ScaleRun:
                     json.dump(extra, f)
             for t, d in tools:   # the last levels' answers
                 if t.wait(max(x.delay_ms for x in levels) / 1000 + 60) == 0:
-                    b.sys.vegeta.finish(os.path.join(d, "results"), os.path.join(d, "stdout.txt"))
+                    b.sys.driver(tool).finish(os.path.join(d, "results"), os.path.join(d, "stdout.txt"))
             time.sleep(2)
             answered = memory(java_home, pid, b.url)
             answered_classes = class_histogram(java_home, pid)
@@ -230,9 +231,9 @@ class ScaleRun:
 # ---------------------------------------------------------------------------------------------- entry
 def run(s, out, cmdline):
     """`compare --experiment scale`: the plan (--dry-run) or the run."""
-    if tuple(s.tools) != ("vegeta",):
-        raise Fatal(f"--tools {','.join(s.tools)}: the scale experiment's levels drive Vegeta (its h2c, connection "
-                    "and worker flags per level); it takes no other tool")
+    if len(s.tools) != 1 or s.tools[0] not in ("vegeta", "hyperfoil"):
+        raise Fatal(f"--tools {','.join(s.tools)}: the scale experiment's levels take one rate tool, vegeta or "
+                    "hyperfoil")
     nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     groups = groups_of(s, nofile)
     if s.dry_run:
