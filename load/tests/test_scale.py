@@ -123,8 +123,12 @@ def test_targets_judge_the_top_level_the_memory_ratio_the_worker_and_the_probe()
             row("worker", 100_000, success_pct=1.0, in_flight=600, status_codes="200:10 503:990",
                 errors="503 Service Unavailable", probe_ok=False)]
     verdicts = {t: v for t, v, _ in smath.targets(rows)}
-    assert list(verdicts.values()) == ["PASS", "PASS", "PASS", "PASS", "FAIL", "n/a"]
-    rows[0].update(mem_kib_per_request=5.0, success_pct=99.0)
+    # the worker's slow probe is its own: the every-level target judges virtual and reactive (issue #27)
+    assert list(verdicts.values()) == ["PASS", "PASS", "PASS", "PASS", "PASS", "n/a"]
+    rows[2].update(status_codes="200:10 503:900 504:90", errors="503 Service Unavailable; 504 Gateway Timeout")
+    past = row("virtual", 10_000, transport="http1", past_ceiling=True, probe_ok=False)   # no client connects there
+    assert [v for _, v, _ in smath.targets([*rows, past])][2:5] == ["PASS", "PASS", "PASS"]
+    rows[0].update(mem_kib_per_request=5.0, success_pct=99.0, probe_ok=False)
     rows[2].update(status_codes="200:10 0:990", errors="Get timeout")
     assert [v for _, v, _ in smath.targets(rows)] == ["FAIL", "PASS", "FAIL", "FAIL", "FAIL", "n/a"]
     assert [v for _, v, _ in smath.targets([])] == ["n/a"] * 6

@@ -134,7 +134,8 @@ class ScaleRun:
                 monitor.open(d, os.path.join(d, "samples.jsonl"))
                 log(f"  {series} {transport}: {lv.in_flight:,} in flight = {lv.rate:,} req/s x {lv.delay_ms} ms, "
                     f"held {lv.hold_s:g} s")
-                load = Load(lv.rate, int(lv.send_s * 1000), lv.delay_ms // 1000 + 30,
+                # the client waits past the app's deadline (from arrival), so a queued request's 504 reaches it
+                load = Load(lv.rate, int(lv.send_s * 1000), int(env["BENCH_REQUEST_DEADLINE"].rstrip("s")) + 10,
                             tuple(tool_args(tool, lv, transport)))
                 target = b.sys.target(b.url, series, "io", f"DELAY={lv.delay_ms}")
                 tools.append((b.sys.driver(tool).start(self.ps, target, load, os.path.join(d, "results"),
