@@ -127,3 +127,22 @@ def write_html(out, charts, md_lines):
     """OUT/report.html (templates/scale.html.j2): CHARTS (inline SVG strings) above the text of summary.md."""
     with open(os.path.join(out, "report.html"), "w") as f:
         f.write(pages.render("scale.html.j2", charts=charts, md="\n".join(md_lines)))
+
+
+def rerender(out, data, nofile):
+    """OUT's scale report again from its summary.json DATA (the leak check's readings, the bursts, the limits), with
+    this code's targets and tables: a published scale result after a change of the report."""
+    ends = {}
+    for x in data.get("leak_check") or []:
+        e = ends.setdefault((x["series"], x["transport"]), {"series": x["series"], "transport": x["transport"],
+                                                           "start": {}, "answered": {}, "end": {}})
+        for when, key in (("start", "start"), ("answered", "answered"), ("end", "end")):
+            e[when][x["what"]] = x.get(key)
+    for e in ends.values():
+        key = f"{e['series']} {e['transport']}"
+        e["delay_calls"] = (data.get("delay_calls") or {}).get(key) or {}
+        growth = (data.get("heap_growth") or {}).get(key) or {}
+        e["heap_growth_answered"], e["heap_growth"] = growth.get("answers_back"), growth.get("deadlines_passed")
+    skipped = [(x["series"], x["transport"], x["calls"], x["why"]) for x in data.get("fanout_not_run") or []]
+    write_report(out, data["rows"], data.get("machine") or {}, data.get("limits") or {}, list(ends.values()), nofile,
+                 data.get("fanout_bursts") or [], skipped)

@@ -24,13 +24,14 @@ import argparse
 import json
 import os
 import re
+import resource
 import sys
 
 from harness.analysis import tools
 from harness.analysis.steps import one_line, read_json, step_row, worker_ceiling
 from harness.analysis.verdicts import median_rows, saturation, saturation_args, saturation_over_runs
 from harness.drivers import hey, hyperfoil
-from harness.report import archive, verdict_report
+from harness.report import archive, scale_report, verdict_report
 from harness.report.charts import series_for, svg_chart
 from harness.report.pages import standalone
 from harness.report.run_text import worker_pool_of
@@ -112,6 +113,9 @@ def render(result):
     data = read_json(os.path.join(result, "summary.json"))
     if data is None:
         sys.exit(f"no summary.json in {result}")
+    if data.get("experiment") == "scale":
+        scale_report.rerender(result, data, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+        return
     write_all(result, data["rows"], read_json(os.path.join(result, "machine.json"), data.get("machine") or {}))
 
 
