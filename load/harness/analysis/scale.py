@@ -176,17 +176,13 @@ def vegeta_args(level, transport):
             "-workers", str(min(level.in_flight, 1000)), "-max-workers", str(2 * level.in_flight)]
 
 
-H2_STREAMS = 1000   # quarkus.http.limits.max-concurrent-streams: the app's streams per HTTP/2 connection
-
-
 def tool_args(tool, level, transport):
-    """The load tool's own settings for LEVEL (drivers.base.Load.extra): Vegeta's flags, or Hyperfoil's h2c, its
-    connections (HTTP/1.1: one a waiting request; h2c: one per H2_STREAMS of them) and sessions (one a request)."""
+    """The load tool's own settings for LEVEL (drivers.base.Load.extra): Vegeta's flags, or Hyperfoil's connections
+    and sessions, one of each a waiting request (HTTP/1.1: Hyperfoil has no h2c, runs/scale.py NO_H2C)."""
     if tool == "vegeta":
         return vegeta_args(level, transport)
     n = level.in_flight + 100
-    return [*(["h2c", f"streams={H2_STREAMS}"] if transport == "h2c" else []),
-            f"connections={-(-n // H2_STREAMS) + 1 if transport == 'h2c' else n}", f"sessions={n}"]
+    return [f"connections={n}", f"sessions={n}"]
 
 
 def heap_growth(start, end, top=8):

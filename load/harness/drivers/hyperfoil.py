@@ -25,7 +25,7 @@ def benchmark(name, target, load, *, agents=(), model="rate", threads=2):
     agent its share of the rate (and of the users)."""
     base, path = _split(target.url)
     level = max(1, int(load.level))
-    opts = dict(x.partition("=")[::2] for x in load.extra)   # scale's: h2c, streams=, connections=, sessions=
+    opts = dict(x.partition("=")[::2] for x in load.extra)   # scale's: connections=, sessions=
     pool = int(opts.get("connections") or (max(16, int(level * CONNECTIONS_PER_RATE_S)) if model == "rate"
                                              else level))
     sessions = int(opts.get("sessions") or pool)
@@ -37,7 +37,6 @@ def benchmark(name, target, load, *, agents=(), model="rate", threads=2):
                      f"    port: {h.rpartition(':')[2] if ':' in h else 22}"] if h else []
             lines += [f"  agent-{i}:", *where, f"    threads: {threads}"]
     lines += ["http:", f"  host: {json.dumps(base)}",
-              *(["  directHttp2: true", f"  maxHttp2Streams: {opts.get('streams') or 100}"] if "h2c" in opts else []),
               "  sharedConnections:", f"    core: {min(pool, max(16, level // 10))}", f"    max: {pool}",
               "    buffer: 16", "phases:"]
     ramp_ms = min(load.ramp_ms, load.duration_ms or 0)
