@@ -95,7 +95,9 @@ def compare_parser():
                        ("--dry-run", "print the plan and its estimated time, start nothing"),
                        ("--native", "run target/*-runner instead of the JVM jar"),
                        ("--rebuild", "rebuild the jar even if it looks current"),
-                       ("--no-build", "never build; use the jar as it is")):
+                       ("--no-build", "never build; use the jar as it is"),
+                       ("--profile", "interleaved: async-profiler on every app during each measured trial; flame "
+                        "graphs and where the CPU goes in DIR/profiles (docs/floor.md)")):
         a(flag, action="store_true", help=what)
     a("--reuse", dest="reuse", action="store_const", const=True, default=None,
       help="sequential: one app for every mode (--quick implies it)")

@@ -226,6 +226,21 @@ def test_the_blocks_per_invocation_follow_kalibera_and_jones():
     assert trials.best_blocks_per_invocation(trials.Components(0.0, 0.01, 2, 4), 40, 10) == 8
 
 
+def test_with_the_budget_left_the_allocation_counts_the_intervals_degrees_of_freedom():
+    # seed 1's 5-minute A/A: no spread between invocations, sd 0.039 between blocks, a restart 25 s, a block 9 s,
+    # 2 invocations of 2 blocks done and 2 minutes left. Without the budget: one long invocation (B = 8), which
+    # ends at 3 invocations (t on 2 degrees of freedom, 4.30); with it: two more invocations of 3 blocks (t 3.18 on
+    # 10 blocks: 0.039 against 0.041 for 3 more of one block, 0.048 for one of 8)
+    comp = trials.Components(between=0.0, within=0.039 ** 2, n_inv=2, n_blocks=4)
+    assert trials.best_blocks_per_invocation(comp, 25, 9) == 8
+    assert trials.best_blocks_per_invocation(comp, 25, 9, left_s=120, done=(2, 4)) == 3
+    # blocks that vary far more than invocations, restarts dear and a long budget: longer invocations pay
+    noisy = trials.Components(between=0.0001, within=0.04, n_inv=2, n_blocks=4)
+    assert trials.best_blocks_per_invocation(noisy, 120, 5, left_s=3000, done=(2, 4)) > 2
+    # no time for a further invocation at all: the longest one (nothing to choose)
+    assert trials.best_blocks_per_invocation(comp, 25, 9, left_s=10, done=(1, 2)) == 8
+
+
 def test_a_new_allocation_keeps_the_blocks_before_it_and_restarts_at_its_boundaries():
     plan = trials.Plan(("a", "b"), (("io", 100.0),), seed=1, restart_every=2)
     later = trials.allocate(plan, 4, trials.Components(0.04, 0.01, 2, 4), 40, 10)   # every block from block 4

@@ -30,6 +30,7 @@ import statistics
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats as sps
 
 ALPHA = 0.05
 RHO = 2           # alpha spent up to a look: ALPHA * (blocks / last look's blocks) ** RHO
@@ -237,18 +238,32 @@ def components(log_ratios, invocations):
     return Components(between, within, len(groups), len(log_ratios))
 
 
-def best_blocks_per_invocation(comp, invocation_s, block_s, most=8):
-    """Blocks per invocation that make the mean's variance (between / I + within / (I B)) smallest for a given time,
-    an invocation costing INVOCATION_S (start, warm-up, warm blocks) and a block BLOCK_S: Kalibera and Jones' optimum
-    B = sqrt(INVOCATION_S within / (BLOCK_S between)), rounded, 1..MOST (MOST when the invocations do not differ)."""
-    if comp.between <= 0:
-        return most
-    return max(1, min(most, round(math.sqrt(invocation_s * comp.within / (block_s * comp.between)))))
+def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None, done=(0, 0)):
+    """Blocks per invocation that make the interval narrowest, an invocation costing INVOCATION_S (start, warm-up,
+    warm blocks) and a block BLOCK_S. Without LEFT_S: Kalibera and Jones' optimum for the mean's variance
+    (between / I + within / (I B)) in a given time, B = sqrt(INVOCATION_S within / (BLOCK_S between)), rounded,
+    1..MOST (MOST when the invocations do not differ). With LEFT_S, the seconds of budget left after DONE
+    (invocations, blocks) so far: the B of 1..MOST whose run ends with the narrowest t interval, t's quantile on
+    I - 1 degrees of freedom (the intervals' standard error is the invocations'), so a few long invocations lose to
+    more short ones unless the blocks inside one vary much more than the invocations."""
+    if left_s is None:
+        if comp.between <= 0:
+            return most
+        return max(1, min(most, round(math.sqrt(invocation_s * comp.within / (block_s * comp.between)))))
+
+    def half_width(b):
+        new = int(left_s // (invocation_s + b * block_s))
+        n_inv, n_blocks = done[0] + new, done[1] + new * b
+        if n_inv < 2:
+            return math.inf
+        return sps.t.ppf(0.975, n_inv - 1) * math.sqrt(comp.between / n_inv + comp.within / n_blocks)
+    return min(range(1, most + 1), key=lambda b: (half_width(b), -b))
 
 
-def allocate(plan, block, comp, invocation_s, block_s):
+def allocate(plan, block, comp, invocation_s, block_s, left_s=None, done=(0, 0)):
     """PLAN with restarts every best_blocks_per_invocation() blocks from BLOCK (a restart boundary) on."""
-    return dataclasses.replace(plan, later=(block, best_blocks_per_invocation(comp, invocation_s, block_s)))
+    return dataclasses.replace(plan, later=(block, best_blocks_per_invocation(comp, invocation_s, block_s,
+                                                                              left_s=left_s, done=done)))
 
 
 def settle(prev, last, within=SETTLE_WITHIN):

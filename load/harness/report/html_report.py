@@ -7,7 +7,7 @@ from harness.analysis import model
 from harness.analysis.steps import AA_SUFFIX, fmt, series_names, worker_ceiling
 from harness.analysis.verdicts import saturation, saturation_args, targets
 from harness.drivers import RATE_TOOLS
-from harness.report import ladder_report, pages, verdict_sections
+from harness.report import ladder_report, pages, profile_report, verdict_sections
 from harness.report.charts import Tips, mode_color, series_for, svg_chart
 from harness.report.run_text import (
     TARGETS_NOTE,
@@ -83,9 +83,10 @@ def scenario_charts(sr, ceil, tips):
     return charts
 
 
-def render_html(rows, meta, scenarios, worker_pool, decided=None):
+def render_html(rows, meta, scenarios, worker_pool, decided=None, profiled=None):
     """report.html's text, from templates/report.html.j2; DECIDED: an interleaved run's verdicts.json, which
-    opens the page (and replaces the point verdicts of the targets table), the floor and the ladder after it."""
+    opens the page (and replaces the point verdicts of the targets table), the floor and the ladder after it;
+    PROFILED: a --profile run's profiles.json, where the CPU goes after them."""
     names = series_names(rows)
     runs = "saturation_runs" in (meta or {})
     sections, tips = [], Tips()
@@ -103,6 +104,7 @@ def render_html(rows, meta, scenarios, worker_pool, decided=None):
         "report.html.j2", meta=meta, order=order_text(meta), targets=[] if decided else targets(rows, worker_pool),
         targets_note=TARGETS_NOTE, verdicts=verdict_sections.html_section(decided),
         ladder=ladder_report.html_section(ladder_report.of_run(decided, rows)),
+        profiles=profile_report.html_section(profiled),
         saturation=[{"series": m, "rate": fmt(x, 0) if x else "none", "per_run": per_run_text(meta, m), "limit": w}
                     for m, x, w in sat],
         per_run=runs, facts=[(label, fact(meta, k)) for k, label in FACTS],
@@ -115,6 +117,6 @@ def render_html(rows, meta, scenarios, worker_pool, decided=None):
 
 def write_html(run, rows, meta, scenarios, worker_pool):
     with open(os.path.join(run, "report.html"), "w") as f:
-        f.write(render_html(rows, meta, scenarios, worker_pool, verdict_sections.load(run)))
+        f.write(render_html(rows, meta, scenarios, worker_pool, verdict_sections.load(run), profile_report.load(run)))
 
 

@@ -10,14 +10,14 @@ import os
 import time
 from dataclasses import dataclass
 
-from harness.analysis import ladder, model, stats, steps, trials
+from harness.analysis import ladder, model, profiles, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.drivers import is_rate, unit
 from harness.drivers.base import Load
-from harness.infra import procs
+from harness.infra import procs, profiler
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, children_cpu_ms, log
-from harness.report import verdict_report
+from harness.report import profile_report, verdict_report
 from harness.runs import plan
 from harness.runs.system import System
 from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, serves, timing, trial_plan
@@ -55,6 +55,9 @@ class Interleaved:
         self.settling = []         # per restart: settling() of its warm block
         self.block_s, self.restart_s = [], []
         self.n = 0
+        self.deadline = 0.0        # the budget's end (time.monotonic())
+        self.profiler = None       # --profile: async-profiler on each app during its measured trials
+        self.block_dirs, self.measured_dirs = [], []   # the trial folders of the block running, of measured blocks
 
     # ------------------------------------------------------------------------------------------ apps
     def start_delay(self):
@@ -63,7 +66,8 @@ class Interleaved:
         self.delay = self.sys.start_delay(self.delay_port, os.path.join(self.out, "logs", "delay.log"))
 
     def java_opts(self, series):
-        return [*self.s.app_java_opts.split(), *self.s.jvm_opts.get(series, "").split()]
+        attach = ["-XX:+EnableDynamicAgentLoading"] if self.s.profile else []
+        return [*self.s.app_java_opts.split(), *attach, *self.s.jvm_opts.get(series, "").split()]
 
     def start_apps(self, names, invocation):
         """Starts the apps of NAMES at once (fresh processes) and waits until each is ready."""
@@ -136,14 +140,17 @@ class Interleaved:
         if comp is None:
             return
         inv_s, block_s = self.mean(self.restart_s), self.mean(self.block_s)
-        self.tplan = trials.allocate(tp, blocks, comp, inv_s, block_s)
+        left = self.deadline - time.monotonic()
+        self.tplan = trials.allocate(tp, blocks, comp, inv_s, block_s, left_s=left,
+                                     done=(trials.invocation(tp, blocks - 1) + 1, blocks))
         self.allocation = {"after_blocks": blocks, "between_sd": round(math.sqrt(comp.between), 4),
                            "within_sd": round(math.sqrt(comp.within), 4), "invocation_s": round(inv_s, 1),
-                           "block_s": round(block_s, 1), "restart_every": self.tplan.later[1]}
+                           "block_s": round(block_s, 1), "left_s": round(left), "restart_every": self.tplan.later[1]}
         log(f"noise after {blocks} blocks (log ratios of CPU per request): between invocations sd "
             f"{math.sqrt(comp.between):.3f}, between blocks of one sd {math.sqrt(comp.within):.3f}; a restart costs "
             f"{inv_s:.0f} s, a block {block_s:.0f} s: restarting every {self.tplan.later[1]} blocks from here "
-            "(Kalibera and Jones' optimum) narrows the intervals most for the time left")
+            f"narrows the intervals most for the {left / 60:.1f} min left (Kalibera and Jones, with t's degrees of "
+            "freedom: one per invocation)")
 
     def settle(self, recs):
         """After a block that followed warm ones: True when every series has settled (trials.settle against the last
@@ -227,6 +234,9 @@ class Interleaved:
             procs.wait_for(lambda samples=samples: os.path.exists(samples) and os.path.getsize(samples), 2.0)
         driver, ramp = self.sys.driver(tool), s.ramp_ms if is_rate(tool) else 0
         load = Load(each, ramp + s.duration_ms, s.timeout_s, ramp_ms=ramp)
+        profiled = [app for app, *_ in run] if self.profiler and kind == "b" else []
+        for app in profiled:
+            self.profiler.start(app.pid)
         c0, t0 = children_cpu_ms(), time.monotonic()
         loads = [driver.start(self.ps, self.sys.target(app.url, app.series, t.scenario), load,
                               os.path.join(d, "results"), log_path=os.path.join(d, "stdout.txt"))
@@ -241,6 +251,9 @@ class Interleaved:
             if not rc:
                 driver.finish(os.path.join(d, "results"), os.path.join(d, "stdout.txt"))
             rcs.append(rc)
+        for app, (_, d, *_) in zip(profiled, run):
+            self.profiler.stop(app.pid, os.path.join(d, profiles.TRIAL_FILE))
+        self.block_dirs += [d for _, d, *_ in run]
         gen = {"cpu_ms": (children_cpu_ms() - c0) // len(run), "wall_ms": round((time.monotonic() - t0) * 1000)}
         out = []
         for (app, d, _, rec, sampler), rc in zip(run, rcs, strict=True):
@@ -267,8 +280,11 @@ class Interleaved:
             raise Fatal(f"{self.out} already holds a run (trials/); choose another --out")
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         t_run = time.monotonic()
-        deadline = t_run + s.budget_s
+        deadline = self.deadline = t_run + s.budget_s
         self.sys.prepare()
+        if s.profile:
+            self.profiler = profiler.Profiler(self.sys.java_home, profiler.library(
+                self.ps, os.path.join(self.out, "logs", "build.log")))
         self.start_delay()
         tm = timing(s, len(tp.series))
         n_max = trials.max_blocks(tp, s.budget_s - (time.monotonic() - t_run) - 20, tm)
@@ -288,7 +304,7 @@ class Interleaved:
                 if not os.path.exists(os.path.join(self.out, "machine.json")):   # an app's settings, not the bare's
                     first = min(names, key=self.sys.bare)
                     self.sys.write_facts(self.apps[first].url, started, self.cmdline)
-            t_block = time.monotonic()
+            t_block, self.block_dirs = time.monotonic(), []
             recs = [r for t in trials.block_trials(tp, blocks) if all(serves(x, t.scenario) for x in t.series)
                     for r in self.trial(t)]   # the floor has no db, a rung no fanout
             warming = bool(names or warming) and tp.max_warm_blocks > tp.warm_blocks and not self.settle(recs)
@@ -298,6 +314,7 @@ class Interleaved:
                     break
                 continue
             self.records += recs
+            self.measured_dirs += self.block_dirs
             if self.settling_due and tp.warm_blocks:
                 self.settling_due = False
                 self.settling.append(round(trials.settling(self.last_warm, self.records, blocks), 3))
@@ -344,6 +361,8 @@ class Interleaved:
             "trial": s.duration, "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
             "settling": self.settling, "allocation": self.allocation,
             "seconds": round(time.monotonic() - t_run)})
+        if self.profiler:
+            profile_report.write(self.out, self.records, self.measured_dirs)
         rc = verdict_report.publish(self.out, WORKER_POOL)
         log(f"done in {time.monotonic() - t_run:.0f} s: {self.out}/report.html")
         for line in verdict_report.headline(result):

@@ -46,11 +46,10 @@ EXPERIMENTS = {
                rates=(20, 100, 400), conc=(10, 300)),
     "saturate": dict(scenarios="io", tools="vegeta", rates=(1000, 2500, 4000, 5500, 7000, 8500, 10000)),
     "cost": dict(scenarios="io,fanout", cost=True, duration="10s", aa="none"),
-    # issue #21, docs/floor.md: the floor, every rung and the modes as shipped in one interleaved run; io at two
-    # rates every series serves fully (1,500 is 75 % of the worker pool's 2,000 req/s ceiling, where every mode
-    # served 100 % in docs/results.md; 2,500 would fail the worker). One app invocation per series: 16 apps,
-    # restarts cost more than the blocks they would buy in 15 min. --quick: the floor, the rung below the
-    # project's own code and reactive at one rate.
+    # issue #21, docs/floor.md: the floor, every rung and the modes as shipped in one interleaved run; io at two rates
+    # every series serves fully (1,500 is 75 % of the worker pool's 2,000 req/s ceiling, where every mode served 100 %
+    # in docs/results.md; 2,500 would fail the worker). One app invocation per series: 16 apps, restarts cost more
+    # than the blocks they would buy in 15 min. --quick: the floor, the rung below our code and reactive at one rate.
     "ladder": dict(scenarios="io", design="interleaved", rates=(1000, 1500), tools="vegeta", trial="2s",
                    budget="15m", restart_every=10 ** 6,
                    modes=",".join(dict.fromkeys(s for rungs in ladder.LADDERS.values() for s in rungs)),
@@ -100,6 +99,7 @@ class Settings:
     native: bool = False
     rebuild: bool = False
     no_build: bool = False
+    profile: bool = False
     experiment: str = ""
     out: str = ""
     app_url: str = ""
@@ -188,7 +188,8 @@ def settings(args, rng=random):
     env["TIMEOUT"] = flag(args, "timeout", "10s")
     sc = table()
     s = Settings(scenarios=sc.scenarios, modes=sc.modes, quick=args.quick, dry_run=args.dry_run,
-                 native=args.native, rebuild=args.rebuild, no_build=args.no_build, out=args.out or "",
+                 native=args.native, rebuild=args.rebuild, no_build=args.no_build, profile=args.profile,
+                 out=args.out or "",
                  app_url=args.app_url or "", app_pid=args.app_pid or "", cpus=args.cpus or "")
     aa = args.aa or ""
     exp = args.experiment or ""
@@ -253,7 +254,6 @@ def settings(args, rng=random):
     s.ramp_ms = _duration_ms(ramp, "--ramp-in must be a Go duration like 1s or 0s")
     s.timeout = env.pop("TIMEOUT")
     s.timeout_s = max(1, _duration_ms(s.timeout, "--timeout must be a Go duration like 10s") // 1000)
-
     for sc_name in s.scenarios:
         if sc_name not in sc.scenarios:
             raise Fatal(f"unknown scenario '{sc_name}' (one of: {' '.join(sc.scenarios)})")
@@ -303,8 +303,9 @@ def design_opts(s, args, experiment, preset):
         if not eq or not name or not opts.strip():
             raise Fatal(f"--jvm-opts takes SERIES=OPTIONS (e.g. 'reactive-aa=-XX:TieredStopAtLevel=1'), got '{item}'")
         s.jvm_opts[name] = " ".join(filter(None, (s.jvm_opts.get(name), opts.strip())))
-    if s.jvm_opts and s.design == "sequential":
-        raise Fatal("--jvm-opts needs the interleaved or duet design (every series its own app)")
+    for what, given in (("--jvm-opts", s.jvm_opts), ("--profile", s.profile)):
+        if given and s.design == "sequential":
+            raise Fatal(f"{what} needs the interleaved or duet design (every series its own app)")
     if args.seed is not None and not re.fullmatch(r"[0-9]+", args.seed):
         raise Fatal(f"--seed takes a whole number, got '{args.seed}'")
     s.seed = int(args.seed) if args.seed is not None else random.randrange(2 ** 31)

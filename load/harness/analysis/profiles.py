@@ -1,0 +1,143 @@
+"""Where each series' CPU goes, from `compare --profile` (docs/floor.md "Where the floor's cost goes"): every measured
+trial's async-profiler samples (trials/*/profile.collapsed), summed per series and step, as CPU ms per request by
+thread kind and by layer inside the serving threads (buckets.py), and the frames whose cost differs most between two
+series (the floor over the bare process first). report/profile_report.py writes them with a flame graph each."""
+from __future__ import annotations
+
+import collections
+import json
+import os
+import re
+import statistics
+
+from harness.analysis import buckets
+
+OUT = "profiles"
+TRIAL_FILE = "profile.collapsed"     # in each measured trial's folder
+MEASURED = "trials.txt"              # in OUT: the folders of the measured trials, one a line
+TOP = 10
+# a frame is left out of the differences when a frame it calls explains this much of its own difference
+EXPLAINED = 0.8
+# pairs to compare, in this order, when both series were profiled: (series, base)
+PAIRS = (("floor", "bare"), ("reactive", "floor"), ("virtual", "floor"), ("virtual", "reactive"))
+
+
+def normalise(frame):
+    """A frame's name without what differs between two processes of the same code: hidden classes' addresses."""
+    return re.sub(r"0x[0-9a-f]+", "0x", frame)
+
+
+def read(path):
+    """A collapsed-stacks file -> {(thread kind, frame, ...): count}; the thread frame becomes its kind."""
+    out = collections.Counter()
+    with open(path) as f:
+        for line in f:
+            stack, _, n = line.rstrip().rpartition(" ")
+            if not stack or not n.isdigit():
+                continue
+            frames = stack.split(";")
+            out[(buckets.kind(frames[0].strip("[]")), *map(normalise, frames[1:]))] += int(n)
+    return out
+
+
+def collect(dirs):
+    """{(scenario, rate, series): Counter of stacks} of the trial folders DIRS."""
+    out = {}
+    for d in dirs:
+        path, meta_path = os.path.join(d, TRIAL_FILE), os.path.join(d, "meta.json")
+        if not (os.path.isfile(path) and os.path.isfile(meta_path)):
+            continue
+        with open(meta_path) as f:
+            meta = json.load(f)
+        key = (meta["scenario"], float(meta["load"]), meta["series"])
+        out.setdefault(key, collections.Counter()).update(read(path))
+    return out
+
+
+def inclusive(stacks):
+    """{frame: samples of the stacks it is on} (a frame counted once per stack), with the total."""
+    out, total = collections.Counter(), 0
+    for stack, n in stacks.items():
+        total += n
+        for frame in set(stack[1:]):
+            out[frame] += n
+    return out, total
+
+
+def per_request(stacks, cpu_ms):
+    """{frame: CPU ms per request spent under it}: its share of the process's samples times CPU_MS (the process's
+    CPU ms per request over the same trials)."""
+    inc, total = inclusive(stacks)
+    return {f: cpu_ms * n / total for f, n in inc.items()} if total else {}
+
+
+def callers(stacks, frames):
+    """{frame: the frames above it in every stack that holds it} for each of FRAMES (a frame only reached through
+    those)."""
+    out = {}
+    for stack in stacks:
+        for f in frames:
+            if f in stack:
+                above = set(stack[:stack.index(f)])
+                out[f] = out[f] & above if f in out else above
+    return out
+
+
+def differences(a, base, top=TOP):
+    """The TOP frames whose CPU ms per request differs most between A and BASE (each {"stacks", "cpu_ms"}), leaving
+    out a frame when a frame it calls explains EXPLAINED of its difference: rows of frame, ms/req in each, the
+    difference and each one's share of its process."""
+    pa, pb = per_request(a["stacks"], a["cpu_ms"]), per_request(base["stacks"], base["cpu_ms"])
+    diff = {f: pa.get(f, 0.0) - pb.get(f, 0.0) for f in set(pa) | set(pb)}
+    ranked = sorted(diff, key=lambda f: -abs(diff[f]))[:8 * top]
+    above = callers(list(a["stacks"]) + list(base["stacks"]), ranked)
+    rows = []
+    for f in ranked:
+        if any(abs(diff[g]) >= EXPLAINED * abs(diff[f]) and f in above.get(g, ()) for g in ranked if g != f):
+            continue
+        rows.append({"frame": f, "ms": pa.get(f, 0.0), "base_ms": pb.get(f, 0.0), "diff_ms": diff[f],
+                     "share": pa.get(f, 0.0) / a["cpu_ms"] if a["cpu_ms"] else None,
+                     "base_share": pb.get(f, 0.0) / base["cpu_ms"] if base["cpu_ms"] else None})
+        if len(rows) == top:
+            break
+    return rows
+
+
+def layers(stacks, cpu_ms):
+    """CPU ms per request by thread kind and, inside the serving threads, by layer (buckets.THREADS, CODE: the
+    first layer whose pattern the stack matches)."""
+    by_thread, by_code = collections.Counter(), collections.Counter()
+    for stack, n in stacks.items():
+        by_thread[stack[0]] += n
+        if stack[0] in buckets.SERVING:
+            text = ";".join(stack)
+            by_code[next((c for c, rx in buckets.CODE if re.search(rx, text)), "other")] += n
+    total = sum(by_thread.values())
+    scale = cpu_ms / total if total else 0
+    return {"threads": {k: v * scale for k, v in by_thread.most_common()},
+            "code": {k: v * scale for k, v in by_code.most_common()}}
+
+
+def analyse(dirs, records):
+    """The profiles of the trial folders DIRS with the CPU ms per request of RECORDS (their trial records) -> the
+    data of profiles.json, with each series' stacks under "stacks" (for its flame graph)."""
+    cpu = collections.defaultdict(list)
+    for r in records:
+        if r.get("cpu_ms_per_req"):
+            cpu[(r["scenario"], float(r["rate"]), r["series"])].append(r["cpu_ms_per_req"])
+    profiles = []
+    found = collect(dirs)
+    for (sc, rate, series), stacks in sorted(found.items()):
+        ms = statistics.median(cpu[(sc, rate, series)]) if cpu[(sc, rate, series)] else None
+        profiles.append({"scenario": sc, "rate": rate, "series": series, "samples": sum(stacks.values()),
+                         "cpu_ms": ms, "layers": layers(stacks, ms or 0), "stacks": stacks,
+                         "name": f"{sc}-{rate:g}-{series}"})
+    by = {(p["scenario"], p["rate"], p["series"]): p for p in profiles}
+    diffs = []
+    for sc, rate in dict.fromkeys((p["scenario"], p["rate"]) for p in profiles):
+        for s, b in PAIRS:
+            x, y = by.get((sc, rate, s)), by.get((sc, rate, b))
+            if x and y and x["cpu_ms"] and y["cpu_ms"]:
+                diffs.append({"scenario": sc, "rate": rate, "series": s, "base": b,
+                              "cpu_ms": x["cpu_ms"], "base_cpu_ms": y["cpu_ms"], "rows": differences(x, y)})
+    return {"profiles": profiles, "differences": diffs}

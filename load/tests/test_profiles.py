@@ -1,0 +1,140 @@
+"""Tests of `compare --profile`'s parts: the flame graph (report/flamegraph.py), where the CPU goes and the frames
+that differ (analysis/profiles.py) on known stacks, the report section, and async-profiler attached to a real JVM
+(infra/profiler.py)."""
+import json
+import os
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from harness.analysis import profiles
+from harness.infra import procs, profiler, tools
+from harness.infra.errors import Fatal
+from harness.report import flamegraph, profile_report
+
+# the floor: the bare process's stacks plus a metrics layer under the HTTP handler (hex addresses differ by process)
+BARE = """[vert.x-eventloop-thread-0 tid=11];io/netty/Loop.run;io/vertx/Http.handle;org/vtvr/floor/FloorWork.io 60
+[vert.x-eventloop-thread-0 tid=11];io/netty/Loop.run;epoll_wait 30
+[C2 CompilerThread0 tid=12];C2Compiler::compile 10
+"""
+FLOOR = """[vert.x-eventloop-thread-1 tid=21];io/netty/Loop.run;io/vertx/Http.handle;org/vtvr/floor/FloorWork.io 60
+[vert.x-eventloop-thread-1 tid=21];io/netty/Loop.run;io/vertx/Http.handle;io/micrometer/Timer.record;\
+io/micrometer/Clock$$Lambda.0x00007f01.now 25
+[vert.x-eventloop-thread-1 tid=21];io/netty/Loop.run;io/vertx/Http.handle;io/micrometer/Timer.record;\
+io/micrometer/Tags.of 15
+[vert.x-eventloop-thread-1 tid=21];io/netty/Loop.run;epoll_wait 30
+[C2 CompilerThread0 tid=22];C2Compiler::compile 10
+"""
+
+
+def write_trial(root, name, series, stacks, block=0):
+    d = root / "trials" / name
+    d.mkdir(parents=True)
+    (d / "meta.json").write_text(json.dumps({"scenario": "io", "load": 2500, "series": series, "block": block}))
+    (d / profiles.TRIAL_FILE).write_text(stacks)
+    return str(d)
+
+
+def records(**cpu):
+    return [{"scenario": "io", "rate": 2500.0, "series": s, "cpu_ms_per_req": ms} for s, ms in cpu.items()]
+
+
+def test_read_turns_threads_into_kinds_and_drops_hidden_class_addresses(tmp_path):
+    f = tmp_path / "p.collapsed"
+    f.write_text(FLOOR)
+    stacks = profiles.read(str(f))
+    assert stacks[("event loop", "io/netty/Loop.run", "epoll_wait")] == 30
+    assert stacks[("event loop", "io/netty/Loop.run", "io/vertx/Http.handle", "io/micrometer/Timer.record",
+                   "io/micrometer/Clock$$Lambda.0x.now")] == 25
+    assert sum(stacks.values()) == 140
+
+
+def test_the_frame_that_differs_is_found_and_its_callers_left_out(tmp_path):
+    dirs = [write_trial(tmp_path, "0001-b00-io-2500-bare", "bare", BARE),
+            write_trial(tmp_path, "0002-b00-io-2500-floor", "floor", FLOOR)]
+    # the floor spends 140 samples where bare spends 100, at 1.4x the CPU per request: the same per sample
+    data = profiles.analyse(dirs, records(bare=0.100, floor=0.140))
+    (d,) = data["differences"]
+    assert (d["series"], d["base"]) == ("floor", "bare")
+    top = d["rows"][0]
+    # Http.handle and Loop.run differ by as much, but only through Timer.record: it is the frame named (neither of
+    # the two frames it calls explains 80 % of it)
+    assert top["frame"] == "io/micrometer/Timer.record"
+    assert top["diff_ms"] == pytest.approx(0.040) and top["base_ms"] == 0
+    assert top["share"] == pytest.approx(40 / 140)
+    assert all(r["frame"] not in ("io/netty/Loop.run", "io/vertx/Http.handle") for r in d["rows"])
+    same = {r["frame"]: r["diff_ms"] for r in d["rows"]}
+    assert same.get("org/vtvr/floor/FloorWork.io", 0) == pytest.approx(0.0)
+    floor = next(p for p in data["profiles"] if p["series"] == "floor")
+    assert floor["layers"]["threads"]["JIT"] == pytest.approx(0.010)
+    assert floor["layers"]["code"]["Micrometer"] == pytest.approx(0.040)
+
+
+def test_write_keeps_measured_trials_only_and_main_redoes_it(tmp_path):
+    measured = [write_trial(tmp_path, "0001-b00-io-2500-bare", "bare", BARE),
+                write_trial(tmp_path, "0002-b00-io-2500-floor", "floor", FLOOR)]
+    write_trial(tmp_path, "0003-b00-io-2500-floor", "floor", FLOOR.replace(" 60\n", " 6000\n", 1))  # a warm block
+    recs = records(bare=0.1, floor=0.14)
+    (tmp_path / "trials.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    data = profile_report.write(str(tmp_path), recs, measured)
+    assert [p["samples"] for p in data["profiles"]] == [100, 140]
+    out = tmp_path / profiles.OUT
+    assert sorted(os.listdir(out)) == ["io-2500-bare.svg", "io-2500-floor.svg", "profiles.json", "profiles.md",
+                                       profiles.MEASURED]
+    md = (out / "profiles.md").read_text()
+    assert "`io/micrometer/Timer.record` | 0.0400 (28.6 %) | 0.0000 (0.0 %) | +0.0400" in md
+    (out / "profiles.json").unlink()
+    assert profile_report.main([str(tmp_path)]) == 0
+    assert json.loads((out / "profiles.json").read_text())["profiles"][1]["samples"] == 140
+    html = profile_report.html_section(profile_report.load(str(tmp_path)))
+    assert 'src="profiles/io-2500-floor.svg"' in html and "floor over bare" in html
+
+
+def test_flame_graph_widths_follow_samples_and_tiny_frames_are_left_out():
+    stacks = {("event loop", "a", "b"): 1500, ("event loop", "a", "c"): 498, ("event loop", "tiny"): 1}
+    root = ET.fromstring(flamegraph.svg(stacks, "t"))
+    ns = "{http://www.w3.org/2000/svg}"
+    widths = {g.find(ns + "title").text.split(":")[0]: float(g.find(ns + "rect").get("width"))
+              for g in root.iter(ns + "g")}
+    assert set(widths) == {"event loop", "a", "b", "c"}       # "tiny" is 0.05 % of the samples: under MIN_SHARE
+    assert widths["b"] / widths["c"] == pytest.approx(1500 / 498, rel=0.01)
+    assert widths["event loop"] == pytest.approx(flamegraph.WIDTH - 0.5, abs=0.01)
+
+
+@pytest.mark.slow
+def test_async_profiler_attached_to_a_running_jvm_writes_its_samples(tmp_path):
+    """A real JVM spinning on one thread, async-profiler (fetched from Maven Central) started and stopped in it by
+    jcmd: the samples name the spinning method."""
+    java_home = tools.java_home()
+    src = tmp_path / "Spin.java"
+    src.write_text("public class Spin { static long x; static void spin() { for (long i = 0; ; i++) x += i % 7; }"
+                   " public static void main(String[] a) { spin(); } }")
+    p = subprocess.Popen([os.path.join(java_home, "bin", "java"), "-XX:+EnableDynamicAgentLoading", str(src)])
+    try:
+        prof = profiler.Profiler(java_home, profiler.library())
+        # jcmd answers once the JVM has started its attach listener: the first start waits for that
+        for _ in range(100):
+            try:
+                prof.start(p.pid)
+                break
+            except Fatal:
+                if p.poll() is not None:
+                    raise
+        ticks = os.sysconf("SC_CLK_TCK")
+        base = cpu_s(p.pid, ticks)
+        assert procs.wait_for(lambda: cpu_s(p.pid, ticks) - base >= 0.5, 30)   # half a second of its CPU sampled
+        out = tmp_path / "spin.collapsed"
+        prof.stop(p.pid, str(out))
+        stacks = profiles.read(str(out))
+        spin = sum(n for s, n in stacks.items() if "Spin.spin" in s)
+        assert spin >= 100 and spin / sum(stacks.values()) > 0.5    # 2 ms a sample: 250 in 0.5 s
+    finally:
+        p.kill()
+        p.wait()
+
+
+def cpu_s(pid, ticks):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / ticks
