@@ -97,7 +97,9 @@ def compare_parser():
                        ("--rebuild", "rebuild the jar even if it looks current"),
                        ("--no-build", "never build; use the jar as it is"),
                        ("--profile", "interleaved: async-profiler on every app during each measured trial; flame "
-                        "graphs and where the CPU goes in DIR/profiles (docs/floor.md)")):
+                        "graphs and where the CPU goes in DIR/profiles (docs/floor.md)"),
+                       ("--aot", "interleaved: a JDK 25 AOT cache from a training run of the app serving every "
+                        "series' steps; every app but the bare process starts from it (docs/statistics.md)")):
         a(flag, action="store_true", help=what)
     a("--reuse", dest="reuse", action="store_const", const=True, default=None,
       help="sequential: one app for every mode (--quick implies it)")

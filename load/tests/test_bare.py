@@ -116,8 +116,9 @@ def run_quick(tmp_path, *argv):
 
 
 @pytest.mark.slow
-def test_quick_interleaved_run_measures_bare_beside_the_floor(tmp_path):
-    out = run_quick(tmp_path, "--design", "interleaved", "--modes", "bare,floor", "--scenario", "io", "--seed", "5")
+def test_quick_interleaved_run_measures_bare_beside_the_floor_profiled_and_from_an_aot_cache(tmp_path):
+    out = run_quick(tmp_path, "--design", "interleaved", "--modes", "bare,floor", "--scenario", "io", "--seed", "5",
+                    "--profile", "--aot")
     records = [json.loads(line) for line in (out / "trials.jsonl").read_text().splitlines()]
     bare = [r for r in records if r["series"] == "bare"]
     assert bare and all(r["ok"] == r["requests"] > 0 and r["cpu_ms_per_req"] > 0 for r in bare), bare
@@ -126,6 +127,20 @@ def test_quick_interleaved_run_measures_bare_beside_the_floor(tmp_path):
     assert not (trial / "metrics-before.prom").exists()   # nothing scraped from it
     summary = json.loads((out / "summary.json").read_text())
     assert "bare" in summary["design"]["series"]
+    # --aot: the training run's cache, which the floor's app started from (AOTMode=on: or it would not have started)
+    assert (out / "app.aot").stat().st_size > 0
+    metas = [json.loads((d / "meta.json").read_text()) for d in (out / "trials").glob("*")]
+    opts = {m["series"]: m["java_opts"] for m in metas}
+    assert f"-XX:AOTCache={out / 'app.aot'} -XX:AOTMode=on" in opts["floor"] and "AOTCache" not in opts["bare"]
+    # --profile: every measured trial's samples, a flame graph per series, the floor over the bare process
+    assert all((d / "profile.collapsed").stat().st_size > 0 for d in (out / "trials").glob("*-b*"))
+    profiled = json.loads((out / "profiles" / "profiles.json").read_text())
+    assert {p["series"] for p in profiled["profiles"]} == {"bare", "floor"}
+    svgs = list((out / "profiles").glob("*.svg"))
+    assert len(svgs) == 2 and all(f.stat().st_size > 0 for f in svgs)
+    (diff,) = profiled["differences"]
+    assert (diff["series"], diff["base"]) == ("floor", "bare") and diff["rows"]
+    assert 'id="profiles"' in (out / "report.html").read_text()
 
 
 @pytest.mark.slow

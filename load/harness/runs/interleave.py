@@ -56,6 +56,7 @@ class Interleaved:
         self.block_s, self.restart_s = [], []
         self.n = 0
         self.deadline = 0.0        # the budget's end (time.monotonic())
+        self.aot = ""              # --aot: the cache every app starts from
         self.profiler = None       # --profile: async-profiler on each app during its measured trials
         self.block_dirs, self.measured_dirs = [], []   # the trial folders of the block running, of measured blocks
 
@@ -67,7 +68,9 @@ class Interleaved:
 
     def java_opts(self, series):
         attach = ["-XX:+EnableDynamicAgentLoading"] if self.s.profile else []
-        return [*self.s.app_java_opts.split(), *attach, *self.s.jvm_opts.get(series, "").split()]
+        # AOTMode=on: an app that cannot use the cache fails to start rather than run without it
+        aot = [f"-XX:AOTCache={self.aot}", "-XX:AOTMode=on"] if self.aot and not self.sys.bare(series) else []
+        return [*self.s.app_java_opts.split(), *attach, *aot, *self.s.jvm_opts.get(series, "").split()]
 
     def start_apps(self, names, invocation):
         """Starts the apps of NAMES at once (fresh processes) and waits until each is ready."""
@@ -224,7 +227,8 @@ class Interleaved:
                     "duration": s.duration, "duration_s": s.duration_ms / 1000,
                     "ramp_in_s": s.ramp_ms / 1000 if is_rate(tool) else 0, "params": req.params,
                     "method": req.method, "url": app.url + req.path, "expected_status": req.status,
-                    "app_pid": app.pid, "scrape_cpu_ms": self.scrape_ms, **rec}
+                    "app_pid": app.pid, "java_opts": " ".join(self.java_opts(series)), "scrape_cpu_ms": self.scrape_ms,
+                    **rec}
             with open(os.path.join(d, "meta.json"), "w") as f:
                 json.dump(meta, f)
             self.sys.save_metrics(app.url, series, os.path.join(d, "metrics-before.prom"))
@@ -286,6 +290,9 @@ class Interleaved:
             self.profiler = profiler.Profiler(self.sys.java_home, profiler.library(
                 self.ps, os.path.join(self.out, "logs", "build.log")))
         self.start_delay()
+        if s.aot:
+            self.aot = self.sys.train_aot([x for x in tp.series if not self.sys.bare(x)], self.delay_port,
+                                          lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
         tm = timing(s, len(tp.series))
         n_max = trials.max_blocks(tp, s.budget_s - (time.monotonic() - t_run) - 20, tm)
         plan_looks = [max(QUICK_BLOCKS, n_max)] if s.quick else trials.looks(trials.MIN_BLOCKS, n_max)

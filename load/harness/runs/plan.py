@@ -100,6 +100,7 @@ class Settings:
     rebuild: bool = False
     no_build: bool = False
     profile: bool = False
+    aot: bool = False
     experiment: str = ""
     out: str = ""
     app_url: str = ""
@@ -188,7 +189,7 @@ def settings(args, rng=random):
     env["TIMEOUT"] = flag(args, "timeout", "10s")
     sc = table()
     s = Settings(scenarios=sc.scenarios, modes=sc.modes, quick=args.quick, dry_run=args.dry_run,
-                 native=args.native, rebuild=args.rebuild, no_build=args.no_build, profile=args.profile,
+                 native=args.native, rebuild=args.rebuild, no_build=args.no_build, profile=args.profile, aot=args.aot,
                  out=args.out or "",
                  app_url=args.app_url or "", app_pid=args.app_pid or "", cpus=args.cpus or "")
     aa = args.aa or ""
@@ -284,9 +285,8 @@ def settings(args, rng=random):
 
 
 def design_opts(s, args, experiment, preset):
-    """--design, --budget, --jvm-opts, --seed into S. The default design is interleaved for a plain run (and
-    --quick), sequential for an experiment, --runs, --cost, --app-url or --cpus (their own plans), unless the
-    PRESET names its design (and then its budget, trial length and restarts)."""
+    """--design, --budget, --jvm-opts, --seed into S. The default design is interleaved for a plain run (and --quick),
+    sequential for an experiment, --runs, --cost, --app-url or --cpus, unless the PRESET names its design."""
     s.scenarios_given = bool(args.scenario or preset.get("scenarios"))
     s.modes_given = bool(args.modes or preset.get("modes"))
     plain = not (experiment or s.runs > 1 or s.app_url or s.cpus)
@@ -303,7 +303,7 @@ def design_opts(s, args, experiment, preset):
         if not eq or not name or not opts.strip():
             raise Fatal(f"--jvm-opts takes SERIES=OPTIONS (e.g. 'reactive-aa=-XX:TieredStopAtLevel=1'), got '{item}'")
         s.jvm_opts[name] = " ".join(filter(None, (s.jvm_opts.get(name), opts.strip())))
-    for what, given in (("--jvm-opts", s.jvm_opts), ("--profile", s.profile)):
+    for what, given in (("--jvm-opts", s.jvm_opts), ("--profile", s.profile), ("--aot", s.aot)):
         if given and s.design == "sequential":
             raise Fatal(f"{what} needs the interleaved or duet design (every series its own app)")
     if args.seed is not None and not re.fullmatch(r"[0-9]+", args.seed):

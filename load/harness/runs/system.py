@@ -109,6 +109,23 @@ class System:
             app_env["BENCH_BLOCKING_CLIENT"] = plan.client_of(series)
         return self.ps.start(name, [*self.taskset, *cmd], log_path=log_path, env=app_env)
 
+    def train_aot(self, series, delay_port, warm):
+        """--aot: one app with -XX:AOTCacheOutput serves every one of SERIES' steps (WARM(proc, url, SERIES), as the
+        warm-up does: each series' mode, the first one's delay client), then exits and leaves OUT/app.aot, the
+        classes, linked, and the method profiles (JDK 25, JEPs 483 and 515) the apps then start from -> its path."""
+        path, port = os.path.join(self.out, "app.aot"), procs.free_port()
+        log(f"AOT training run: one app serving {', '.join(series)} over --warmup, then -XX:AOTCacheOutput={path}")
+        proc = self.start_app("aot training", port, delay_port, os.path.join(self.out, "logs", "aot.log"), series[0],
+                              java_opts=[*self.s.app_java_opts.split(), f"-XX:AOTCacheOutput={path}"])
+        url = f"http://127.0.0.1:{port}"
+        self.wait_app(proc, url, "the AOT training run", 180, series[0])
+        warm(proc, url, series)
+        self.ps.stop(proc, grace_s=120)     # the JVM writes the cache on its way out
+        if not os.path.isfile(path) or not os.path.getsize(path):
+            raise Fatal(f"the AOT training run wrote no {path} (see {proc.log_path})")
+        log(f"AOT cache: {os.path.getsize(path) / 2 ** 20:.0f} MiB")
+        return path
+
     def ready_url(self, url, series=""):
         """What answers 2xx once the process of SERIES at URL serves: the app's readiness check; the bare process
         (no /q) its first scenario's request."""
