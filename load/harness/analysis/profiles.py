@@ -16,8 +16,6 @@ OUT = "profiles"
 TRIAL_FILE = "profile.collapsed"     # in each measured trial's folder
 MEASURED = "trials.txt"              # in OUT: the folders of the measured trials, one a line
 TOP = 10
-# a frame is left out of the differences when a frame it calls explains this much of its own difference
-EXPLAINED = 0.8
 # pairs to compare, in this order, when both series were profiled: (series, base)
 PAIRS = (("floor", "bare"), ("reactive", "floor"), ("virtual", "floor"), ("virtual", "reactive"))
 
@@ -54,53 +52,32 @@ def collect(dirs):
     return out
 
 
-def inclusive(stacks):
-    """{frame: samples of the stacks it is on} (a frame counted once per stack), with the total."""
-    out, total = collections.Counter(), 0
+def self_samples(stacks):
+    """{frame: samples in which it was the frame running (the last of its stack)}, with the total."""
+    out = collections.Counter()
     for stack, n in stacks.items():
-        total += n
-        for frame in set(stack[1:]):
-            out[frame] += n
-    return out, total
+        out[stack[-1]] += n
+    return out, sum(out.values())
 
 
 def per_request(stacks, cpu_ms):
-    """{frame: CPU ms per request spent under it}: its share of the process's samples times CPU_MS (the process's
-    CPU ms per request over the same trials)."""
-    inc, total = inclusive(stacks)
-    return {f: cpu_ms * n / total for f, n in inc.items()} if total else {}
-
-
-def callers(stacks, frames):
-    """{frame: the frames above it in every stack that holds it} for each of FRAMES (a frame only reached through
-    those)."""
-    out = {}
-    for stack in stacks:
-        for f in frames:
-            if f in stack:
-                above = set(stack[:stack.index(f)])
-                out[f] = out[f] & above if f in out else above
-    return out
+    """{frame: CPU ms per request spent in it}: its share of the process's samples times CPU_MS (the process's CPU
+    ms per request over the same trials)."""
+    own, total = self_samples(stacks)
+    return {f: cpu_ms * n / total for f, n in own.items()} if total else {}
 
 
 def differences(a, base, top=TOP):
-    """The TOP frames whose CPU ms per request differs most between A and BASE (each {"stacks", "cpu_ms"}), leaving
-    out a frame when a frame it calls explains EXPLAINED of its difference: rows of frame, ms/req in each, the
-    difference and each one's share of its process."""
+    """The TOP frames whose CPU ms per request differs most between A and BASE (each {"stacks", "cpu_ms"}), counting
+    the samples a frame was running in (not those of the frames it called: a wrapper that only hands on, or an entry
+    point of another name doing the same work, differs by nothing): rows of frame, ms/req in each, the difference and
+    each one's share of its process's CPU."""
     pa, pb = per_request(a["stacks"], a["cpu_ms"]), per_request(base["stacks"], base["cpu_ms"])
     diff = {f: pa.get(f, 0.0) - pb.get(f, 0.0) for f in set(pa) | set(pb)}
-    ranked = sorted(diff, key=lambda f: -abs(diff[f]))[:8 * top]
-    above = callers(list(a["stacks"]) + list(base["stacks"]), ranked)
-    rows = []
-    for f in ranked:
-        if any(abs(diff[g]) >= EXPLAINED * abs(diff[f]) and f in above.get(g, ()) for g in ranked if g != f):
-            continue
-        rows.append({"frame": f, "ms": pa.get(f, 0.0), "base_ms": pb.get(f, 0.0), "diff_ms": diff[f],
-                     "share": pa.get(f, 0.0) / a["cpu_ms"] if a["cpu_ms"] else None,
-                     "base_share": pb.get(f, 0.0) / base["cpu_ms"] if base["cpu_ms"] else None})
-        if len(rows) == top:
-            break
-    return rows
+    return [{"frame": f, "ms": pa.get(f, 0.0), "base_ms": pb.get(f, 0.0), "diff_ms": diff[f],
+             "share": pa.get(f, 0.0) / a["cpu_ms"] if a["cpu_ms"] else None,
+             "base_share": pb.get(f, 0.0) / base["cpu_ms"] if base["cpu_ms"] else None}
+            for f in sorted(diff, key=lambda f: (-abs(diff[f]), f))[:top]]
 
 
 def layers(stacks, cpu_ms):

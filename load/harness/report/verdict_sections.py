@@ -83,7 +83,7 @@ def design_text(d):
         restarts += (f", then every {a['restart_every']} from block {a['after_blocks'] + 1} (chosen from the noise "
                      f"of the first {a['after_blocks']}: log-ratio sd {a['between_sd']:.3f} between invocations, "
                      f"{a['within_sd']:.3f} between blocks of one; a restart {a['invocation_s']:.0f} s, a block "
-                     f"{a['block_s']:.0f} s)")
+                     f"{a['block_s']:.0f} s" + (f"; {a['left_s'] / 60:.1f} min left" if a.get("left_s") else "") + ")")
     if d.get("warm_blocks"):
         settle = ", ".join(f"{x:.2f}x" for x in d.get("settling") or [])
         if warm_text(d):   # a run that warmed until settled (trials.settle)
