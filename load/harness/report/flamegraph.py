@@ -1,12 +1,12 @@
 """A flame graph as SVG from collapsed stacks ('frame;frame;... COUNT'): the root at the bottom, each frame as wide as
 its samples, a tooltip (title) per frame with its share; frames narrower than MIN_SHARE of the whole are left out,
-which keeps a profile of a few hundred thousand samples to a file the report can link."""
+which keeps a profile to a file of about 100 KB that a published result can keep."""
 import collections
 import html
 import zlib
 
 WIDTH, ROW, FONT = 1200, 16, 11
-MIN_SHARE = 0.001
+MIN_SHARE = 0.005
 # Java frames (a package path), JDK/VM native frames, the thread-kind roots: a hue range each
 HUES = {"java": (95, 140), "native": (0, 25), "root": (200, 230)}
 
@@ -62,15 +62,17 @@ def svg(stacks, title):
     walk(root[1], 0.0, 0)
     height = (depth_max + 1) * ROW + 40
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" font-family="monospace" '
-           f'font-size="{FONT}"><rect width="100%" height="100%" fill="#fdfdf6"/>',
+           f'font-size="{FONT}"><style>rect{{height:{ROW - 1}px}}</style>'
+           f'<rect width="100%" style="height:100%" fill="#fdfdf6"/>',
            f'<text x="4" y="16" font-size="13">{html.escape(title)}: {root[0]:,} samples</text>']
     for x, depth, w, frame, n in rects:
         y = height - (depth + 1) * ROW - 4
         tip = html.escape(f"{frame}: {n:,} samples, {100 * n / total:.2f} %")
-        out.append(f'<g><title>{tip}</title><rect x="{x:.1f}" y="{y}" width="{max(w - 0.5, 0.1):.1f}" '
-                   f'height="{ROW - 1}" fill="{_color(frame, depth)}"/>')
+        out.append(f'<rect x="{x:.1f}" y="{y}" width="{max(w - 0.5, 0.1):.1f}" fill="{_color(frame, depth)}">'
+                   f'<title>{tip}</title></rect>')
         label = _label(frame, w)
-        out.append(f'<text x="{x + 2:.1f}" y="{y + ROW - 4}">{html.escape(label)}</text></g>' if label else "</g>")
+        if label:
+            out.append(f'<text x="{x + 2:.1f}" y="{y + ROW - 4}">{html.escape(label)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
