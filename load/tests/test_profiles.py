@@ -66,7 +66,18 @@ def test_the_frames_that_differ_are_where_the_cpu_is_spent(tmp_path):
     assert "io/micrometer/Timer.record" not in {r["frame"] for r in d["rows"]}
     floor = next(p for p in data["profiles"] if p["series"] == "floor")
     assert floor["layers"]["threads"]["JIT"] == pytest.approx(0.010)
-    assert floor["layers"]["code"]["Micrometer"] == pytest.approx(0.040)
+    # the Micrometer samples count for Micrometer, not for the HTTP handler or the event loop that called it
+    assert floor["layers"]["layers"]["Micrometer (HTTP binders, timers)"] == pytest.approx(0.040)
+    assert floor["layers"]["layers"]["our code (modes, floor, delay clients)"] == pytest.approx(0.060)
+    assert floor["layers"]["layers"]["Netty (I/O, event loop)"] == pytest.approx(0.030)   # epoll_wait's caller
+
+
+def test_a_sample_counts_for_its_deepest_framed_layer():
+    assert profiles.layer_of(("event loop", "io/netty/Loop.run", "org/vtvr/http/HttpLimits.handle",
+                              "io/vertx/ext/web/RoutingContextImpl.next", "java/util/HashMap.get")) == \
+        "Vert.x Web router"
+    assert profiles.layer_of(("JIT", "C2Compiler::compile")) == "JIT"
+    assert profiles.layer_of(("other: x", "start_thread")) == "JDK, kernel, other"
 
 
 def test_write_keeps_measured_trials_only_and_main_redoes_it(tmp_path):

@@ -1,7 +1,7 @@
 """Where each series' CPU goes, from `compare --profile` (docs/floor.md "Where the floor's cost goes"): every measured
 trial's async-profiler samples (trials/*/profile.collapsed), summed per series and step, as CPU ms per request by
-thread kind and by layer inside the serving threads (buckets.py), and the frames whose cost differs most between two
-series (the floor over the bare process first). report/profile_report.py writes them with a flame graph each."""
+thread kind and by layer (the deepest frame's), and the frames whose CPU differs most between two series (the floor
+over the bare process first). report/profile_report.py writes them with a flame graph each."""
 from __future__ import annotations
 
 import collections
@@ -16,6 +16,30 @@ OUT = "profiles"
 TRIAL_FILE = "profile.collapsed"     # in each measured trial's folder
 MEASURED = "trials.txt"              # in OUT: the folders of the measured trials, one a line
 TOP = 10
+# The layers between a request's bytes and its answer, by frame name; a sample counts for its deepest framed layer
+# (layer_of). Ours first: the request gate and the size limits run inside the framework's routing.
+LAYERS = (("our request gate (Admission)", r"^org/vtvr/.*Admission"),
+          ("our HTTP limits (HttpLimits)", r"^org/vtvr/.*HttpLimits"),
+          ("our code (modes, floor, delay clients)", r"^org/vtvr/"),
+          ("Micrometer (HTTP binders, timers)", r"^io/micrometer/|^io/quarkus/micrometer/"),
+          ("Quarkus HTTP (vertx-http)", r"^io/quarkus/vertx/http/"),
+          ("Quarkus REST server", r"^org/jboss/resteasy/reactive/server|^io/quarkus/resteasy/reactive/server"),
+          ("Quarkus REST client", r"^org/jboss/resteasy/reactive/(client|common)|^io/quarkus/rest/client"),
+          ("Mutiny", r"^io/smallrye/mutiny/"),
+          ("context propagation", r"^io/smallrye/context/"),
+          ("CDI (ArC)", r"^io/quarkus/arc/"),
+          ("Jackson", r"^com/fasterxml/jackson/"),
+          ("HttpClient 5 (socket client)", r"^org/apache/hc/"),
+          ("Hibernate, JDBC, SQL clients", r"^org/hibernate/|^org/mariadb/|^com/mysql/|^io/vertx/mysqlclient/|"
+                                           r"^io/vertx/sqlclient/|^io/agroal/"),
+          ("Vert.x Web router", r"^io/vertx/ext/web/"),
+          ("Vert.x HTTP server", r"^io/vertx/core/http/impl/(Http1xServer|Http2Server|HttpServer)"),
+          ("Vert.x HTTP client", r"^io/vertx/core/http/impl/|^io/vertx/core/net/impl/pool"),
+          ("Vert.x core", r"^io/vertx/"),
+          ("virtual-thread scheduling", r"^java/lang/VirtualThread|^jdk/internal/vm/Continuation|"
+                                        r"^java/util/concurrent/ForkJoin"),
+          ("Netty (I/O, event loop)", r"^io/netty/"))
+LAYER_RX = tuple((name, re.compile(rx)) for name, rx in LAYERS)
 # pairs to compare, in this order, when both series were profiled: (series, base)
 PAIRS = (("floor", "bare"), ("reactive", "floor"), ("virtual", "floor"), ("virtual", "reactive"))
 
@@ -80,19 +104,29 @@ def differences(a, base, top=TOP):
             for f in sorted(diff, key=lambda f: (-abs(diff[f]), f))[:top]]
 
 
+def layer_of(stack):
+    """The layer a sample's CPU belongs to: JIT or GC by its thread, else the layer of the deepest frame that has one
+    (LAYERS, in order), so a JDK or kernel frame counts for the code that called it and a handler that hands on to
+    the next only for its own frames; 'JDK, kernel, other' when no frame has one."""
+    if stack[0] in ("JIT", "GC"):
+        return stack[0]
+    for frame in reversed(stack[1:]):
+        for name, rx in LAYER_RX:
+            if rx.search(frame):
+                return name
+    return "JDK, kernel, other"
+
+
 def layers(stacks, cpu_ms):
-    """CPU ms per request by thread kind and, inside the serving threads, by layer (buckets.THREADS, CODE: the
-    first layer whose pattern the stack matches)."""
-    by_thread, by_code = collections.Counter(), collections.Counter()
+    """CPU ms per request by thread kind (buckets.THREADS) and by layer (layer_of), largest first."""
+    by_thread, by_layer = collections.Counter(), collections.Counter()
     for stack, n in stacks.items():
         by_thread[stack[0]] += n
-        if stack[0] in buckets.SERVING:
-            text = ";".join(stack)
-            by_code[next((c for c, rx in buckets.CODE if re.search(rx, text)), "other")] += n
+        by_layer[layer_of(stack)] += n
     total = sum(by_thread.values())
     scale = cpu_ms / total if total else 0
     return {"threads": {k: v * scale for k, v in by_thread.most_common()},
-            "code": {k: v * scale for k, v in by_code.most_common()}}
+            "layers": {k: v * scale for k, v in by_layer.most_common()}}
 
 
 def analyse(dirs, records):

@@ -40,7 +40,7 @@ def markdown(data):
         out += [f"## {p['series']}, {p['scenario']} {p['rate']:g} req/s: {p['cpu_ms'] or 0:.3f} CPU ms/req, "
                 f"{p['samples']:,} samples ([flame graph]({p['name']}.svg))", "",
                 "threads: " + ", ".join(f"{k} {v:.3f}" for k, v in lay["threads"].items()), "",
-                "serving threads by layer: " + ", ".join(f"{k} {v:.3f}" for k, v in lay["code"].items()), ""]
+                "by layer: " + ", ".join(f"{k} {v:.3f}" for k, v in lay["layers"].items()), ""]
     for d in data["differences"]:
         out += [f"## {d['series']} over {d['base']}, {d['scenario']} {d['rate']:g} req/s: {d['cpu_ms']:.3f} vs "
                 f"{d['base_cpu_ms']:.3f} CPU ms/req", "",
@@ -71,7 +71,7 @@ def html_section(data):
         return ""
     return pages.render(
         "profiles.html.j2", folder=profiles.OUT,
-        profiles=[dict(p, threads=_ms(p["layers"]["threads"]), code=_ms(p["layers"]["code"]))
+        profiles=[dict(p, threads=_ms(p["layers"]["threads"]), code=_ms(p["layers"]["layers"]))
                   for p in data["profiles"]],
         differences=data["differences"])
 
