@@ -248,3 +248,14 @@ def test_a_new_allocation_keeps_the_blocks_before_it_and_restarts_at_its_boundar
     assert [trials.invocation(later, b) for b in range(7)] == [0, 0, 1, 1, 2, 3, 4]
     assert [bool(trials.restarts(later, b)) for b in range(7)] == [True, False, True, False, True, True, True]
     assert trials.duration_s(later, 7) > trials.duration_s(plan, 7)      # three more restarts
+
+
+def test_a_single_look_waits_for_the_end_of_the_budget():
+    # a 5-minute run planned one look at 8 blocks and reached it with 90 s left: the look moves on, block by block
+    assert trials.moved_look([8], 8, budget_left=True) == [9]
+    assert trials.look_at([9], 8, budget_left=True) is None
+    # ... until the next block no longer fits: then that is the look, at the whole error rate
+    assert trials.look_at([9], 9, budget_left=False) == pytest.approx(1 - trials.ALPHA)
+    assert trials.moved_look([8], 8, budget_left=False) == [8]
+    # a plan of several looks keeps them (its error rate is spent along them)
+    assert trials.moved_look([8, 9, 10], 10, budget_left=True) == [8, 9, 10]

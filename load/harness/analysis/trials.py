@@ -202,6 +202,16 @@ def look_at(plan_looks, blocks, budget_left):
     return None
 
 
+def moved_look(plan_looks, blocks, budget_left):
+    """PLAN_LOOKS, or, for a plan of one look reached after BLOCKS blocks with BUDGET_LEFT (the time model foresaw
+    fewer blocks than the budget holds: a restart cheaper than estimated, fewer of them after the allocation), that
+    look moved one block on: one look spends the whole error rate wherever it is, so it is taken when the budget
+    ends rather than with time left."""
+    if len(plan_looks) == 1 and blocks == plan_looks[0] and budget_left:
+        return [blocks + 1]
+    return plan_looks
+
+
 def should_stop(plan_looks, blocks, undecided, budget_left):
     """True when the run stops after BLOCKS blocks: at a planned look with every target decided (UNDECIDED: how
     many are still INCONCLUSIVE there), at the last planned look, or when BUDGET_LEFT (bool) has run out."""

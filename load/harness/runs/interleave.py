@@ -334,6 +334,8 @@ class Interleaved:
             left = deadline - time.monotonic()
             need = self.mean(self.block_s) + (self.mean(self.restart_s) if trials.restarts(tp, blocks) else 0)
             budget_left = left >= need or (s.quick and blocks < QUICK_BLOCKS)
+            if not s.quick:
+                plan_looks = trials.moved_look(plan_looks, blocks, budget_left)
             level = trials.look_at(plan_looks, blocks, budget_left)
             status = f"block {blocks} done in {self.block_s[-1]:.0f} s, {left / 60:.1f} min of the budget left"
             if level is not None:

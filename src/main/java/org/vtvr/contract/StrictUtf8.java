@@ -1,5 +1,7 @@
 package org.vtvr.contract;
 
+import jakarta.ws.rs.ConstrainedTo;
+import jakarta.ws.rs.RuntimeType;
 import jakarta.ws.rs.ext.Provider;
 import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
@@ -16,8 +18,11 @@ import java.nio.charset.StandardCharsets;
  * Refuses (400) a request body that is not valid UTF-8 before Jackson reads it: Jackson decodes some invalid
  * sequences (the overlong {@code C0 AE} became '.') instead of failing, so the service would store text the client
  * never sent. Bodies are at most quarkus.http.limits.max-body-size (16 KB), so reading one whole costs little.
+ * Server only ({@link ConstrainedTo}): as a plain {@code @Provider} the REST client ran it on every delay reply too,
+ * a copy and a decode of each that the floor and the socket client do not make (docs/floor.md).
  */
 @Provider
+@ConstrainedTo(RuntimeType.SERVER)
 public class StrictUtf8 implements ReaderInterceptor {
 
     @Override
