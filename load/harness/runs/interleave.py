@@ -315,7 +315,8 @@ class Interleaved:
             recs = [r for t in trials.block_trials(tp, blocks) if all(serves(x, t.scenario) for x in t.series)
                     for r in self.trial(t)]   # the floor has no db, a rung no fanout
             warming = bool(names or warming) and tp.max_warm_blocks > tp.warm_blocks and not self.settle(recs)
-            if warming:
+            if warming:      # a restart costs its extra warm blocks too (reallocate weighs it)
+                self.restart_s[-1] += time.monotonic() - t_block
                 if deadline - time.monotonic() < self.mean(self.block_s or [0]):
                     log("the budget ends during the warm-up: no measured block")
                     break
@@ -384,8 +385,6 @@ class Interleaved:
 
 
 WORKER_POOL = 200   # quarkus.thread-pool.max-threads of the app, for the worker rows' Little's-law ceiling
-
-
 
 
 def run(s, out, cmdline):
