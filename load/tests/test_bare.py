@@ -133,7 +133,7 @@ def test_quick_interleaved_run_measures_bare_beside_the_floor_profiled_and_from_
     opts = {m["series"]: m["java_opts"] for m in metas}
     assert f"-XX:AOTCache={out / 'app.aot'} -XX:AOTMode=on" in opts["floor"] and "AOTCache" not in opts["bare"]
     # --profile: every measured trial's samples, a flame graph per series, the floor over the bare process
-    assert all((d / "profile.collapsed").stat().st_size > 0 for d in (out / "trials").glob("*-b*"))
+    assert all((d / "profile.collapsed").stat().st_size > 0 for d in (out / "trials").glob("*-b[0-9][0-9]-*"))
     profiled = json.loads((out / "profiles" / "profiles.json").read_text())
     assert {p["series"] for p in profiled["profiles"]} == {"bare", "floor"}
     svgs = list((out / "profiles").glob("*.svg"))
