@@ -39,8 +39,7 @@ def markdown(data):
         lay = p["layers"]
         out += [f"## {p['series']}, {p['scenario']} {p['rate']:g} req/s: {p['cpu_ms'] or 0:.3f} CPU ms/req, "
                 f"{p['samples']:,} samples ([flame graph]({p['name']}.svg))", "",
-                "threads: " + ", ".join(f"{k} {v:.3f}" for k, v in lay["threads"].items()), "",
-                "by layer: " + ", ".join(f"{k} {v:.3f}" for k, v in lay["layers"].items()), ""]
+                "threads: " + _ms(lay["threads"]), "", "by layer: " + _ms(lay["layers"]), ""]
     for d in data["differences"]:
         out += [f"## {d['series']} over {d['base']}, {d['scenario']} {d['rate']:g} req/s: {d['cpu_ms']:.3f} vs "
                 f"{d['base_cpu_ms']:.3f} CPU ms/req", "",
@@ -62,7 +61,8 @@ def load(run):
 
 
 def _ms(layers):
-    return ", ".join(f"{k} {v:.3f}" for k, v in layers.items())
+    """'name ms, ...' of the entries that round to at least 0.001 ms (a thread that took a sample or two is noise)."""
+    return ", ".join(f"{k} {v:.3f}" for k, v in layers.items() if v >= 0.0005)
 
 
 def html_section(data):
