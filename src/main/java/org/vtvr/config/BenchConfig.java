@@ -99,7 +99,7 @@ public interface BenchConfig {
     int fanoutQueueSize();
 
     /**
-     * Socket timeout of a database connection in ms, JDBC ({@code socketTimeout}) and reactive (read-idle timeout)
+     * Socket timeout of a database connection in ms, JDBC ({@code socketTimeout}) and reactive (idle timeout: no read or write)
      * alike: a database that stops answering (stalled process, network black hole) fails the statement with 503
      * after this long; slow-query refuses (400) a {@code delay} above this minus one second, which it could not finish.
      * The JDBC side was seen to wait up to twice this long in a stall (docs/equal-work.md), hence 6 s for a 15 s bound.
