@@ -12,6 +12,7 @@ from harness.analysis.scale import (
     DEADLINE_SLACK_S,
     HOLD_S,
     JCMD_S,
+    LEAK_CHECK_S,
     LEVELS,
     MIN_DELAY_MS,
     QUICK_DEADLINE_SLACK_S,
@@ -164,13 +165,13 @@ class ScaleRun:
             for t, d in tools:   # the last levels' answers
                 if t.wait(max(x.delay_ms for x in levels) / 1000 + 60) == 0:
                     b.sys.driver(tool).finish(os.path.join(d, "results"), os.path.join(d, "stdout.txt"))
+            last_answer = time.monotonic()
             time.sleep(2)
             answered = memory(java_home, pid, b.url)
             answered_classes = class_histogram(java_home, pid)
-            # every request's deadline timer (bench.request-deadline, the longest delay + DEADLINE_SLACK_S) is
-            # cancelled when its answer comes, but a cancelled timer can stay scheduled until its time: the leak check
-            # reads the app again once every deadline has passed
-            time.sleep(self.slack_s + 1)
+            # the leak check: LEAK_CHECK_S after the last answer, the delay clients' idle connections closed
+            # (IDLE_CLOSE_MS) and every answered request's timers dropped (DeadlineTimers)
+            time.sleep(max(0.0, LEAK_CHECK_S - (time.monotonic() - last_answer)))
             end = memory(java_home, pid, b.url)
             self.ends.append({"series": series, "transport": transport, "start": start, "answered": answered,
                               "end": end, "delay_calls": delay_calls(f"http://127.0.0.1:{b.delay_port}"),
