@@ -63,10 +63,10 @@ def warm_text(d):
     needed = [e["warm_blocks"] for e in log if e.get("warm_blocks")]
     if not needed:
         return ""
-    unsettled = [f"{e['series']} #{e['invocation']} ({100 * e['change']:.0f} %)" if e.get("change") is not None
+    unsettled = [f"{e['series']} #{e['invocation']} ({100 * e['change']:+.0f} %)" if e.get("change") is not None
                  else f"{e['series']} #{e['invocation']}" for e in log if e.get("settled") is False]
-    return (f"; warm blocks until each series' CPU per request moved at most {100 * SETTLE_WITHIN:.0f} % from one to "
-            f"the next: {min(needed)}-{max(needed)} per invocation"
+    return (f"; warm blocks until the CPU per request of all series and steps together fell at most "
+            f"{100 * SETTLE_WITHIN:.0f} % from one to the next: {min(needed)}-{max(needed)} per invocation"
             + (f", NEVER SETTLED (flagged): {', '.join(unsettled)}" if unsettled else ", every series settled"))
 
 

@@ -156,28 +156,28 @@ class Interleaved:
             "freedom: one per invocation)")
 
     def settle(self, recs):
-        """After a block that followed warm ones: True when every series has settled (trials.settle against the last
-        warm block) or the warm-up reached Plan.max_warm_blocks; else RECS become one more warm block. The warm-up
-        log gets each series' warm blocks, change and whether it settled."""
-        state = trials.settle(self.last_warm, recs)
+        """After a block that followed warm ones: True when the apps have settled (trials.settle against the last warm
+        block) or the warm-up reached Plan.max_warm_blocks; else RECS become one more warm block. The warm-up log
+        gets each series' warm blocks and change; at the end a series still getting cheaper is flagged."""
+        settled, changes = trials.settle(self.last_warm, recs)
         entries = {e["series"]: e for e in self.warm_log[-len(self.tplan.series):]}
-        done = all(ok for ok, _ in state.values()) or \
-            max(e["warm_blocks"] for e in entries.values()) >= self.tplan.max_warm_blocks
-        for series, (ok, change) in state.items():
+        done = settled or max(e["warm_blocks"] for e in entries.values()) >= self.tplan.max_warm_blocks
+        for series, change in changes.items():
             if series in entries:
-                entries[series].update(settled=ok, change=None if change is None else round(change, 3))
-        log("CPU per request moved " + ", ".join(f"{s} {100 * c:.0f} %" if c is not None else f"{s} n/a"
-                                                  for s, (_, c) in state.items())
-            + f" from the last warm block (settled: within {100 * trials.SETTLE_WITHIN:.0f} %)"
+                entries[series].update(change=None if change is None else round(change, 3),
+                                       settled=settled or (change is not None and change >= -trials.SETTLE_WITHIN))
+        log("CPU per request from the last warm block (geometric mean over steps): " + ", ".join(
+            f"{x} {100 * c:+.0f} %" if c is not None else f"{x} n/a" for x, c in changes.items())
+            + f"; settled: {settled} (all together fell at most {100 * trials.SETTLE_WITHIN:.0f} %)"
             + ("" if done else ": this block counts as one more warm block"))
         if not done:
             for e in entries.values():
                 e["warm_blocks"] += 1
             self.warm_records += recs
             self.last_warm = recs
-        elif not all(ok for ok, _ in state.values()):
-            log("warm-up: NOT SETTLED at the most warm blocks for " + ", ".join(
-                s for s, (ok, _) in state.items() if not ok) + " (flagged in the report)")
+        elif not settled:
+            log("warm-up: NOT SETTLED at the most warm blocks; still getting cheaper: " + (", ".join(
+                x for x, e in entries.items() if e["settled"] is False) or "no one series alone") + " (flagged)")
         return done
 
     # ------------------------------------------------------------------------------------------ warm-up
