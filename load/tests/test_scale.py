@@ -146,10 +146,11 @@ def test_a_leak_is_growth_past_ten_percent_not_a_fall():
     assert not smath.leak_row("virtual", "h2c", "open_files", 70, 152, 78)["within_10_pct"]
 
 
-def test_the_delay_clients_close_idle_connections_before_the_leak_check():
+def test_the_pools_close_idle_connections_and_threads_before_the_leak_check():
     env = smath.raised([smath.Level(1_000, 200, 5_000, 15.0)], "h2c")
     # the socket client evicts within 1.1 x connection-ttl, Vert.x's pool within it and one cleaner period (1 s)
     assert 1.2 * int(env["QUARKUS_REST_CLIENT_DELAY_CONNECTION_TTL"]) + 1000 < smath.LEAK_CHECK_S * 1000
+    assert int(env["QUARKUS_THREAD_POOL_KEEP_ALIVE_TIME"].rstrip("s")) + 1 < smath.LEAK_CHECK_S
 
 
 def test_report_holds_rows_limits_leaks_and_two_charts(tmp_path):

@@ -47,8 +47,9 @@ DEADLINE_SLACK_S, QUICK_DEADLINE_SLACK_S = 30, 10
 
 
 # The leak check reads the app this long after the last answer (issue #27: threads, heap after a full GC and open files
-# back within 10 % of the idle start by then); the delay clients close a pooled connection unused for IDLE_CLOSE_MS,
-# so what is left then is what requests kept, not the pools' idle connections (a normal run keeps 60 s)
+# back within 10 % of the idle start by then); the delay clients close a pooled connection and the worker pool ends a
+# thread unused for IDLE_CLOSE_MS, so what is left then is what requests kept, not the pools' idle connections and
+# threads (a normal run keeps 60 s and 30 s)
 LEAK_CHECK_S, IDLE_CLOSE_MS = 10, 5_000
 
 
@@ -178,6 +179,8 @@ def raised(levels, transport, client="", slack_s=DEADLINE_SLACK_S):
            "QUARKUS_HTTP_IDLE_TIMEOUT": f"{longest_s + 60}s",
            # the delay clients' idle pooled connections closed before the leak check reads open files and heap
            "QUARKUS_REST_CLIENT_DELAY_CONNECTION_TTL": str(IDLE_CLOSE_MS),
+           # and the worker pool's idle threads (Quarkus keeps them 30 s) with their thread-local buffers
+           "QUARKUS_THREAD_POOL_KEEP_ALIVE_TIME": f"{IDLE_CLOSE_MS // 1000}s",
            "QUARKUS_HTTP_LIMITS_MAX_CONNECTIONS": str(4 * top),
            "BENCH_DELAY_HTTP2": str(transport == "h2c").lower()}
     if sockets_per_request(transport, client):   # a connection per waiting call: the pool must not stop it
