@@ -74,7 +74,7 @@ def compare_parser():
     a("--timeout", help="a request's timeout, Go duration (hey: its whole seconds) [10s]")
     a("--settle", help="whole seconds of rest between steps [0]")
     a("--metrics-interval", help="seconds between /q/metrics scrapes in a step (0: none) [0.5]")
-    a("--budget", help="an interleaved run's time budget, Go duration [19m; --quick 100s]")
+    a("--budget", help="an interleaved run's time budget, Go duration [20m; --quick 100s]")
     a("--seed", help="the interleaved design's random order [random, printed]")
     a("--rotate", help="the sequential design's mode order, rotated by N [0]")
     a("--runs", default="1", help="the sequential run N times, then the medians [1]")

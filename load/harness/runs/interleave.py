@@ -8,7 +8,6 @@ import json
 import math
 import os
 import time
-from dataclasses import dataclass
 
 from harness.analysis import ladder, model, profiles, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
@@ -19,21 +18,8 @@ from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, children_cpu_ms, log
 from harness.report import profile_report, verdict_report
 from harness.runs import plan
-from harness.runs.system import System
+from harness.runs.system import App, System
 from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, serves, timing, trial_plan
-
-
-@dataclass
-class App:
-    """One series' running app: its process, URL and invocation (0, 1, ...)."""
-    series: str
-    proc: procs.Proc
-    url: str
-    invocation: int
-
-    @property
-    def pid(self):
-        return self.proc.pid
 
 
 class Interleaved:
@@ -187,24 +173,31 @@ class Interleaved:
                                      Load(max(1, int(rate)), ms, self.s.timeout_s), prefix)
 
     def warm(self, apps):
-        """Warms APPS all together over --warmup, each at every step's scenario, ramped 1/3 -> 2/3 -> all of its share
-        of the step's rate; the warm blocks that follow (restart) bring them to the trials' own steady state."""
-        s = self.s
+        """Warms APPS all together, each at every step's scenario: ramped 1/3 -> 2/3 -> all of its share of the step's
+        rate over --warmup, then at all of it in 3 s rounds while any app's JIT compiler threads use more than
+        --warmup-jit-pct % of a core, up to --warmup-max s in all, as the sequential design does (without those
+        rounds every 5-minute run's apps still got 20-55 % cheaper a warm block over three warm blocks); the warm
+        blocks that follow (restart) bring them to the trials' own steady state."""
+        s, t0 = self.s, time.monotonic()
         tdir = os.path.join(self.out, "logs", f"warmup-{apps[0].invocation}")
         os.makedirs(tdir, exist_ok=True)
-        share = 1 / max(1, len(apps))
-        for k in (1, 2, 3):            # ramped: a cold JVM hit at once with a high rate stays congested
-            running = []
-            for app in apps:
-                for sc, rate in self.steps_for(app.series):
-                    if self.tools[(sc, rate)] == "hey":
-                        rate = plan.levels(sc)[0][0]       # a closed-model step: its scenario at a low rate
-                    running.append(self.send(app, sc, rate * share * k / 3, s.warmup_ms // 3,
-                                             os.path.join(tdir, f"{app.series}-{sc}-together-{k}")))
+        share, jit, k = 1 / max(1, len(apps)), None, 0
+        while k < 3 or time.monotonic() - t0 + 3 <= s.warmup_max_s:
+            k += 1         # ramped: a cold JVM hit at once with a high rate stays congested
+            j0, w0, ms = [self.sys.jit_ms(a.pid) for a in apps], time.monotonic(), s.warmup_ms // 3 if k <= 3 else 3000
+            running = [self.send(app, sc, (plan.levels(sc)[0][0] if self.tools[(sc, rate)] == "hey" else rate)
+                                 * share * min(k, 3) / 3, ms, os.path.join(tdir, f"{app.series}-{sc}-together-{k}"))
+                       for app in apps for sc, rate in self.steps_for(app.series)]   # hey: its scenario at a low rate
             for p in running:
-                if p.wait(s.warmup_ms / 3000 + s.step_limit_s) is None:
+                if p.wait(ms / 1000 + s.step_limit_s) is None:
                     self.ps.stop(p, grace_s=5)
                 self.ps.forget(p)
+            if k >= 3:
+                jit = max((self.sys.jit_ms(a.pid) - j) / 10 / (time.monotonic() - w0) for a, j in zip(apps, j0))
+                if jit <= s.warmup_jit_pct:
+                    break
+        log(f"warm-up of {', '.join(a.series for a in apps)}: {time.monotonic() - t0:.0f} s"
+            + ("" if jit is None else f" (JIT at most {jit:.0f} % of a core in the last round)"))
 
     # ------------------------------------------------------------------------------------------ trials
     def trial(self, t, kind="b"):

@@ -147,8 +147,7 @@ class Sequential:
         return True
 
     def jit_ms(self):
-        """The JIT compiler threads' CPU ms so far; 0 for a remote app or a native binary (no JIT threads)."""
-        return int(self.sys.sample_once(self.app_pid, "--once").get("jit_ms", 0)) if self.app_pid else 0
+        return self.sys.jit_ms(self.app_pid)
 
     # ------------------------------------------------------------------------------------------ steps
     def run_step(self, i, st):

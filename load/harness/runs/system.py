@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 
 from harness.drivers import Hey, Hyperfoil, Vegeta
 from harness.drivers.base import Target, is_loopback
@@ -18,6 +19,18 @@ from harness.infra.settings import ENV
 from harness.runs import plan
 from harness.sampling import machine
 
+
+@dataclass
+class App:
+    """One series' running app in the interleaved design: its process, URL and invocation (0, 1, ...)."""
+    series: str
+    proc: procs.Proc
+    url: str
+    invocation: int
+
+    @property
+    def pid(self):
+        return self.proc.pid
 
 class System:
     def __init__(self, s, out, ps):
@@ -169,6 +182,10 @@ class System:
         if delay_pid:
             argv += ["--also", f"delay={delay_pid}"]
         return self.ps.start("sampler", argv, log_path=path + ".log")
+
+    def jit_ms(self, pid):
+        """The JIT compiler threads' CPU ms so far of process PID; 0 without one (a remote app, a native binary)."""
+        return int(self.sample_once(pid, "--once").get("jit_ms", 0)) if pid else 0
 
     def sample_once(self, pid, *argv):
         """One reading of the sampler (`--once` or `--scrape-cost URL`) as a dict ({} when it failed)."""

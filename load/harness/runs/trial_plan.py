@@ -76,7 +76,7 @@ def timing(s, n_series):
     together and the shared warm-up (the warm blocks are trials.duration_s's)."""
     return trials.Timing(trial_s=s.duration_ms / 1000, ramp_s=s.ramp_ms / 1000, gap_s=TRIAL_OVERHEAD_S,
                          start_s=plan.APP_START_S / n_series * 2,
-                         warmup_s=(s.warmup_ms / 1000) / n_series,
+                         warmup_s=plan.warmup_s(s) / n_series,
                          warm_together=False)
 
 
