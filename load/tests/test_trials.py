@@ -207,6 +207,16 @@ def test_the_report_says_what_the_warm_ups_needed_and_flags_a_series_that_never_
     assert "every series settled" in warm_text({"warmup": log[:1]}) and warm_text({"warmup": []}) == ""
 
 
+def test_the_design_line_names_the_jit_driven_warm_up():
+    from harness.report.verdict_sections import design_text
+    d = {"design": "interleaved", "series": ["reactive", "reactive-aa"], "steps": [["io", 2500.0, "vegeta"]],
+         "pairs": [], "seed": 1, "restart_every": 2, "warm_blocks": 1, "blocks": 8, "looks": [8], "level": 0.95,
+         "trial": "3s", "ramp_in": "1000ms", "jvm_opts": {}, "warmup": [], "seconds": 300,
+         "warmups": [[25, 3.9], [41, 4.8]], "warmup_jit_pct": 5, "warmup_max_s": 45}
+    assert "each start warmed 25-41 s: ramped, then on while an app's JIT used more than 5 % of a core, at most 45 s" \
+        in design_text(d)
+
+
 # ---------------------------------------------------------------------------------------------- allocation
 def test_the_noise_splits_into_between_and_within_invocations():
     rng = np.random.default_rng(3)

@@ -84,6 +84,10 @@ def design_text(d):
                      f"of the first {a['after_blocks']}: log-ratio sd {a['between_sd']:.3f} between invocations, "
                      f"{a['within_sd']:.3f} between blocks of one; a restart {a['invocation_s']:.0f} s, a block "
                      f"{a['block_s']:.0f} s" + (f"; {a['left_s'] / 60:.1f} min left" if a.get("left_s") else "") + ")")
+    if d.get("warmups"):
+        secs = [w[0] for w in d["warmups"]]
+        restarts += (f", each start warmed {min(secs)}-{max(secs)} s: ramped, then on while an app's JIT used more "
+                     f"than {d.get('warmup_jit_pct')} % of a core, at most {d.get('warmup_max_s')} s")
     if d.get("warm_blocks"):
         settle = ", ".join(f"{x:.2f}x" for x in d.get("settling") or [])
         if warm_text(d):   # a run that warmed until settled (trials.settle)

@@ -40,6 +40,7 @@ class Interleaved:
         self.allocation = {}       # reallocate()'s estimate and choice
         self.settling = []         # per restart: settling() of its warm block
         self.block_s, self.restart_s = [], []
+        self.warmups = []          # per restart: [seconds, the JIT's % of a core in its last round]
         self.n = 0
         self.deadline = 0.0        # the budget's end (time.monotonic())
         self.aot = ""              # --aot: the cache every app starts from
@@ -196,6 +197,7 @@ class Interleaved:
                 jit = max((self.sys.jit_ms(a.pid) - j) / 10 / (time.monotonic() - w0) for a, j in zip(apps, j0))
                 if jit <= s.warmup_jit_pct:
                     break
+        self.warmups.append([round(time.monotonic() - t0), None if jit is None else round(jit, 1)])
         log(f"warm-up of {', '.join(a.series for a in apps)}: {time.monotonic() - t0:.0f} s"
             + ("" if jit is None else f" (JIT at most {jit:.0f} % of a core in the last round)"))
 
@@ -359,7 +361,8 @@ class Interleaved:
             "design": s.design, "series": list(tp.series), "steps": [[sc, lv, self.tools[(sc, lv)]]
                                                                     for sc, lv in tp.steps],
             "pairs": [list(p) for p in tp.pairs], "seed": self.seed, "restart_every": tp.restart_every,
-            "warm_blocks": tp.warm_blocks,
+            "warm_blocks": tp.warm_blocks, "warmups": self.warmups, "warmup_jit_pct": s.warmup_jit_pct,
+            "warmup_max_s": s.warmup_max_s,
             "blocks": blocks, "looks": plan_looks, "level": level, "budget_s": s.budget_s,
             "trial": s.duration, "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
             "settling": self.settling, "allocation": self.allocation,
