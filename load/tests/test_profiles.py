@@ -137,8 +137,9 @@ def test_async_profiler_attached_to_a_running_jvm_writes_its_samples(tmp_path):
         prof.stop(p.pid, str(out))
         stacks = profiles.read(str(out))
         spin = sum(n for s, n in stacks.items() if "Spin.spin" in s)
-        # 2 ms of CPU a sample would be 250 in 0.5 s; a loaded machine (the contract check beside it) gave 91
-        assert spin >= 20 and spin / sum(stacks.values()) > 0.5
+        # 2 ms of CPU a sample would be 250 in 0.5 s; a loaded machine (the contract check beside it) gave 77-91, and
+        # the launcher's javac and the JIT took the rest (up to half: 155 samples in all once), one or two a stack
+        assert spin >= 20 and "Spin.spin" in max(stacks, key=stacks.get)
     finally:
         p.kill()
         p.wait()
