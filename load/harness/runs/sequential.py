@@ -125,10 +125,10 @@ class Sequential:
             round_(4 // k if k < 3 else 1, s.warmup_ms // 3, f"ramp-{k}")
         jit_pct, n = None, 0
         while time.monotonic() - t0 + 3 <= s.warmup_max_s:
-            j0, w0 = self.jit_ms(), time.monotonic()
+            j0, w0 = self.sys.jit_ms(self.app_pid), time.monotonic()
             n += 1
             round_(1, WARMUP_ROUND_MS, f"more-{n}")
-            jit_pct = int((self.jit_ms() - j0) * 100 / ((time.monotonic() - w0) * 1000))
+            jit_pct = int((self.sys.jit_ms(self.app_pid) - j0) * 100 / ((time.monotonic() - w0) * 1000))
             if jit_pct <= s.warmup_jit_pct:
                 break
         self.ps.stop(sampler, grace_s=5)
@@ -145,9 +145,6 @@ class Sequential:
         jit = f" (JIT at {jit_pct} % of a core in the last 3 s)" if jit_pct is not None else ""
         log(f"warm-up {m}: {time.monotonic() - t0:.0f} s{jit}, {summary}")
         return True
-
-    def jit_ms(self):
-        return self.sys.jit_ms(self.app_pid)
 
     # ------------------------------------------------------------------------------------------ steps
     def run_step(self, i, st):
