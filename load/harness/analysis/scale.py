@@ -203,6 +203,12 @@ def tool_args(tool, level, transport):
     return [f"connections={n}", f"sessions={n}"]
 
 
+def threads_grown(start, end):
+    """{name: (start, end)} for every thread name with more threads in END than in START (thread_names readings)."""
+    start, end = start or {}, end or {}
+    return {n: (start.get(n, 0), c) for n, c in end.items() if c > start.get(n, 0)}
+
+
 def heap_growth(start, end, top=8):
     """The classes whose live objects grew most between two histograms: [[class, start KiB, end KiB]]."""
     grown = sorted(end, key=lambda c: end[c] - start.get(c, 0), reverse=True)[:top]

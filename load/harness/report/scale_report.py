@@ -3,7 +3,7 @@ import json
 import os
 
 from harness.analysis import burst
-from harness.analysis.scale import LEAK_CHECK_S, ceiling, leak_row, targets
+from harness.analysis.scale import LEAK_CHECK_S, ceiling, leak_row, targets, threads_grown
 from harness.analysis.steps import fmt
 from harness.report import pages
 from harness.report.charts import mode_color, svg_chart
@@ -17,9 +17,11 @@ COLS = [("mode", "series"), ("transport", "transport"), ("level", "level"), ("pa
         ("heap_after_gc_kib", "heap after GC KiB"), ("mem_kib_per_request", "KiB/req (RSS)"),
         ("heap_kib_per_request", "KiB/req (heap)"), ("platform_threads", "OS threads"),
         ("open_files", "open files"), ("probe_ready_max_ms", "ready max ms"), ("probe_io_p99_ms", "probe p99 ms"),
-        ("probe_ok", "probe ok"), ("probe_machine_cpu_pct", "machine CPU % (probe)"),
+        ("probe_io_slow", "probes over 100 ms"), ("probe_ok", "probe ok"),
+        ("probe_machine_cpu_pct", "machine CPU % (probe)"),
         ("probe_app_cores", "app cores (probe)"), ("probe_gc_pause_ms", "GC paused ms (probe)"),
-        ("probe_gc_pause_max_ms", "longest GC pause ms"), ("flags", "flags")]
+        ("probe_gc_pause_max_ms", "longest GC pause ms"),
+        ("probe_delay_gc_pause_ms", "delay service GC paused ms (probe)"), ("flags", "flags")]
 
 
 def table_md(rows):
@@ -70,6 +72,9 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
                            "heap_growth": {f"{e['series']} {e['transport']}": {
                                "answers_back": e.get("heap_growth_answered"), "later": e.get("heap_growth")}
                                for e in ends},
+                           "thread_names": {f"{e['series']} {e['transport']}": {
+                               w: (e.get(w) or {}).get("thread_names") for w in ("start", "answered", "end")}
+                               for e in ends},
                            "fanout_bursts": list(bursts),
                            "fanout_not_run": [dict(zip(("series", "transport", "calls", "why"), x)) for x in skipped]},
                           indent=1)
@@ -105,6 +110,11 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
                                                                          e.get(key) or []) or "nothing grew")
                for e in ends for key, when in (("heap_growth_answered", "answers back"),
                                                ("heap_growth", f"{LEAK_CHECK_S} s later"))], "",
+             f"The OS threads by name that were more {LEAK_CHECK_S} s after the last answer than at the start "
+             "(start -> answers back -> then; /proc/PID/task/*/comm, numbers dropped):", "",
+             *[f"- {e['series']} {e['transport']}: " + (", ".join(f"{n} {a} -> {b} -> {c}" for n, (a, b, c) in
+                                                                 grown_threads(e).items()) or "none")
+               for e in ends if (e.get("end") or {}).get("thread_names") is not None], "",
              f"## One request fanning out (calls of {burst.DELAY_MS} ms each, from a fresh app)", "",
              *burst.table_md(bursts, skipped), "",
              "## Delay calls per protocol (the delay service's own count, warm-up included)", "",
@@ -119,6 +129,12 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
             f.write(pages.standalone(chart))
     write_html(out, charts, lines)
     print(f"{len(rows)} levels -> {out}/summary.json, summary.md, report.html")
+
+
+def grown_threads(e):
+    """{thread name: (start, answers back, later)} for the names with more threads later than at the start."""
+    start, answered, end = ((e.get(k) or {}).get("thread_names") or {} for k in ("start", "answered", "end"))
+    return {n: (a, answered.get(n, 0), b) for n, (a, b) in threads_grown(start, end).items()}
 
 
 def write_html(out, charts, md_lines):
@@ -142,6 +158,8 @@ def rerender(out, data, nofile):
         growth = (data.get("heap_growth") or {}).get(key) or {}
         e["heap_growth_answered"], e["heap_growth"] = growth.get("answers_back"), \
             growth.get("later", growth.get("deadlines_passed"))   # the key of results read after every deadline
+        for when, names in ((data.get("thread_names") or {}).get(key) or {}).items():
+            e[when]["thread_names"] = names
     skipped = [(x["series"], x["transport"], x["calls"], x["why"]) for x in data.get("fanout_not_run") or []]
     write_report(out, data["rows"], data.get("machine") or {}, data.get("limits") or {}, list(ends.values()), nofile,
                  data.get("fanout_bursts") or [], skipped)

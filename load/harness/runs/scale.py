@@ -37,7 +37,16 @@ from harness.infra.procs import Procs, fetch, log
 from harness.report.scale_report import write_report
 from harness.runs import plan
 from harness.runs.sequential import Sequential
-from harness.sampling.jvm import Monitor, class_histogram, delay_calls, memory, peak_in_flight, probe, window
+from harness.sampling.jvm import (
+    Monitor,
+    class_histogram,
+    delay_calls,
+    gc_pause_s,
+    memory,
+    peak_in_flight,
+    probe,
+    window,
+)
 
 
 def estimate_run_s(s, nofile):
@@ -114,6 +123,7 @@ class ScaleRun:
         env = raised(levels, transport, plan.client_of(series), self.slack_s)
         self.fresh_app(f"{series} over {transport}", series, env)
         java_home, pid, mode = b.sys.java_home, b.app_pid, plan.base_of(series)
+        delay_url = f"http://127.0.0.1:{b.delay_port}"
         meta_client = plan.client_of(series)
         if not self.limits:
             b.sys.write_facts(b.url, self.started, self.cmdline)
@@ -153,9 +163,12 @@ class ScaleRun:
                 t_level = time.monotonic()
                 # the hold: every request of this level is in flight from DELAY_MS on
                 time.sleep(max(0.0, lv.delay_ms / 1000 + 0.5 - (time.monotonic() - t_level)))
-                before = monitor.sample()
-                extra = probe(b.url, max(1.0, lv.hold_s - JCMD_S - 1.5))
+                before, delay_gc = monitor.sample(), gc_pause_s(delay_url)
+                extra = probe(b.url, max(1.0, lv.hold_s - JCMD_S - 1.5), record=os.path.join(d, "probe.jsonl"))
                 extra.update(window(before, monitor.sample()))
+                delay_gc_after = gc_pause_s(delay_url)   # the probe's io call waits on the delay service too
+                if delay_gc is not None and delay_gc_after is not None:
+                    extra["probe_delay_gc_pause_ms"] = rnd((delay_gc_after - delay_gc) * 1000, 0)
                 extra.update(memory(java_home, pid, b.url))
                 extra["in_flight"] = peak_in_flight(os.path.join(d, "samples.jsonl"))
                 time.sleep(max(0.0, lv.send_s - (time.monotonic() - t_level)))
@@ -174,7 +187,7 @@ class ScaleRun:
             time.sleep(max(0.0, LEAK_CHECK_S - (time.monotonic() - last_answer)))
             end = memory(java_home, pid, b.url)
             self.ends.append({"series": series, "transport": transport, "start": start, "answered": answered,
-                              "end": end, "delay_calls": delay_calls(f"http://127.0.0.1:{b.delay_port}"),
+                              "end": end, "delay_calls": delay_calls(delay_url),
                               "heap_growth_answered": heap_growth(start_classes, answered_classes),
                               "heap_growth": heap_growth(start_classes, class_histogram(java_home, pid))})
         finally:

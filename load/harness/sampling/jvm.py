@@ -86,27 +86,41 @@ class Monitor(threading.Thread):
             f.close()
 
 
-def probe(url, seconds, every_s=0.1):
+def probe(url, seconds, every_s=0.1, record=None):
     """For SECONDS: /q/health/ready (answered 200 within PROBE_READY_MS?) and virtual/io?delay=0, each every
-    EVERY_S s, one at a time -> {ready_max_ms, ready_failed, io_p99_ms, io_failed, probe_ok}."""
+    EVERY_S s, one at a time -> {ready_max_ms, ready_failed, io_p99_ms, io_failed, probe_ok}; every answer to the
+    file RECORD too ({"t", "path", "ms", "status"} a line: when the slow ones came)."""
     ready, io, bad_ready, bad_io = [], [], 0, 0
+    rec = open(record, "w", buffering=1) if record else None
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         for path, out in (("/q/health/ready", ready), ("/virtual/io?delay=0", io)):
             t0 = time.monotonic()
             code = procs.http_status(url + path, timeout=2.0)
             out.append((time.monotonic() - t0) * 1000)
+            if rec:
+                rec.write(json.dumps({"t": round(time.time(), 3), "path": path, "ms": rnd(out[-1], 1),
+                                      "status": code}) + "\n")
             if code != 200:
                 if out is ready:
                     bad_ready += 1
                 else:
                     bad_io += 1
         time.sleep(every_s)
+    if rec:
+        rec.close()
     res = {"probe_ready_max_ms": rnd(max(ready, default=0), 1), "probe_ready_failed": bad_ready,
-           "probe_io_p99_ms": rnd(percentile(io, 99), 1), "probe_io_failed": bad_io}
+           "probe_io_p99_ms": rnd(percentile(io, 99), 1), "probe_io_failed": bad_io,
+           "probe_io_slow": sum(ms > PROBE_IO_P99_MS for ms in io), "probe_io_n": len(io)}
     res["probe_ok"] = bool(ready) and not bad_ready and not bad_io and res["probe_ready_max_ms"] <= PROBE_READY_MS \
         and (res["probe_io_p99_ms"] or 0) <= PROBE_IO_P99_MS
     return res
+
+
+def gc_pause_s(url):
+    """The seconds a JVM at URL has been paused by its collector (jvm_gc_pause_seconds_sum), or None."""
+    code, body = fetch(url + "/q/metrics", 5)
+    return metric_sum(parse(body.decode("utf-8", "replace")), "jvm_gc_pause_seconds_sum") if code == 200 else None
 
 
 def window(a, b):
@@ -142,12 +156,27 @@ def memory(java_home, pid, url):
         heap = metric_sum(parse(body.decode("utf-8", "replace")), "jvm_memory_used_bytes", area="heap")
         p = psutil.Process(pid)
         out.update(heap_after_gc_kib=None if heap is None else round(heap / 1024), rss_kib=p.memory_info().rss // 1024,
-                   platform_threads=p.num_threads(), open_files=p.num_fds())
+                   platform_threads=p.num_threads(), open_files=p.num_fds(), thread_names=thread_names(pid))
         out["nmt_committed_kib"] = parse_nmt(jcmd(java_home, pid, "VM.native_memory", "summary"))
     except (psutil.Error, subprocess.SubprocessError, OSError) as e:
         log(f"WARNING: no memory figures from the app (pid {pid}): {e}")
         out.setdefault("nmt_committed_kib", {})
     return out
+
+
+NUMBERED = re.compile(r"[-#]?\d+$")
+
+
+def thread_names(pid):
+    """The app's OS threads by name, numbers dropped ({"vert.x-eventloop-thread": 2, ...}; /proc/PID/task/*/comm,
+    which keeps 15 characters): which threads a reading that grew holds."""
+    names = {}
+    with contextlib.suppress(OSError):
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = NUMBERED.sub("", f.read().strip()) or "?"
+                names[name] = names.get(name, 0) + 1
+    return dict(sorted(names.items()))
 
 
 HISTO_LINE = re.compile(r"^\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)", re.M)
