@@ -157,17 +157,19 @@ class TrialRecord(_Fields):
     cpu_ms_per_req: float | None = _f(METRICS["cpu_ms_per_req"].unit)
     p99_ok_ms: float | None = _f(METRICS["p99_ok_ms"].unit)
     rss_mib: float | None = _f(METRICS["rss_mib"].unit)
+    speed_us: float | None = _f("us")                              # the yardstick's unit before the trial
     error: str | None = _f(text=True)
     step: str | None = _f(text=True)
 
     @classmethod
-    def of_step(cls, trial_rec, row, rc, window_s):
+    def of_step(cls, trial_rec, row, rc, window_s, speed_us=None):
         """The record of one series' trial from its identifying part TRIAL_REC and its step ROW (a dict); RC: the
-        load tool's exit code; WINDOW_S: the send window. As a dict: trial_rec's keys, then the measured ones."""
+        load tool's exit code; WINDOW_S: the send window; SPEED_US: the yardstick read just before it (or None). As a
+        dict: trial_rec's keys, then the measured ones."""
         n = row.get("requests") or 0
         err = f"load tool exit {rc}" if rc else ("no results" if "NO_RESULTS" in (row.get("flags") or "") else None)
         measured = {"requests": n, "ok": round(n * (row.get("success_pct") or 0) / 100), "duration_s": window_s,
-                    **{m.key: row.get(m.row_key) for m in METRICS.values() if m.row_key},
+                    **{m.key: row.get(m.row_key) for m in METRICS.values() if m.row_key}, "speed_us": speed_us,
                     "error": err, "step": row.get("step")}
         return {**trial_rec, **measured}
 

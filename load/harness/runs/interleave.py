@@ -13,13 +13,14 @@ from harness.analysis import ladder, model, profiles, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.drivers import is_rate, unit
 from harness.drivers.base import Load
-from harness.infra import procs, profiler
+from harness.infra import procs, profiler, tools
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, children_cpu_ms, log
 from harness.report import profile_report, verdict_report
 from harness.runs import plan
 from harness.runs.system import App, System
 from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, serves, timing, trial_plan
+from harness.sampling.yardstick import Yardstick
 
 
 class Interleaved:
@@ -46,6 +47,7 @@ class Interleaved:
         self.aot = ""              # --aot: the cache every app starts from
         self.profiler = None       # --profile: async-profiler on each app during its measured trials
         self.block_dirs, self.measured_dirs = [], []   # the trial folders of the block running, of measured blocks
+        self.yard = None           # the machine's speed read before each trial (sampling/yardstick.py)
 
     # ------------------------------------------------------------------------------------------ apps
     def start_delay(self):
@@ -174,11 +176,9 @@ class Interleaved:
                                      Load(max(1, int(rate)), ms, self.s.timeout_s), prefix)
 
     def warm(self, apps):
-        """Warms APPS all together, each at every step's scenario: ramped 1/3 -> 2/3 -> all of its share of the step's
-        rate over --warmup, then at all of it in 3 s rounds while any app's JIT compiler threads use more than
-        --warmup-jit-pct % of a core, up to --warmup-max s in all, as the sequential design does (without those
-        rounds every 5-minute run's apps still got 20-55 % cheaper a warm block over three warm blocks); the warm
-        blocks that follow (restart) bring them to the trials' own steady state."""
+        """Warms APPS together, each at every step's scenario: ramped 1/3 -> 2/3 -> all of its share of the step's
+        rate over --warmup, then at all of it in 3 s rounds while any app's JIT threads use more than --warmup-jit-pct
+        % of a core, up to --warmup-max s in all (docs/harness.md); the warm blocks after it (restart) do the rest."""
         s, t0 = self.s, time.monotonic()
         tdir = os.path.join(self.out, "logs", f"warmup-{apps[0].invocation}")
         os.makedirs(tdir, exist_ok=True)
@@ -207,7 +207,7 @@ class Interleaved:
         folder of a warm block's trial."""
         s = self.s
         tool = self.tools[(t.scenario, t.rate)]
-        level = int(t.rate)
+        level, speed = int(t.rate), self.yard.unit_us() if self.yard else None   # while no series is loaded
         each = level if len(t.series) == 1 or tool == "hey" else max(1, level // 2)   # a duet shares the rate
         run = []
         for rec, series in zip(t.records(), t.series, strict=True):
@@ -265,7 +265,7 @@ class Interleaved:
                             f"see {self.out}/logs")
             row = steps.step_row(d, WORKER_POOL)
             window_s = (s.duration_ms + ramp) / 1000
-            out.append(model.TrialRecord.of_step(rec, row, rc, window_s))
+            out.append(model.TrialRecord.of_step(rec, row, rc, window_s, speed))
             if rc:
                 log(f"trial {os.path.basename(d)}: load tool exit {rc}")
         if s.settle_s:
@@ -285,6 +285,7 @@ class Interleaved:
             self.profiler = profiler.Profiler(self.sys.java_home, profiler.library(
                 self.ps, os.path.join(self.out, "logs", "build.log")))
         self.start_delay()
+        self.yard = Yardstick(self.sys.java or os.path.join(tools.java_home(), "bin", "java"))
         if s.aot:
             self.aot = self.sys.train_aot([x for x in tp.series if not self.sys.bare(x)], self.delay_port,
                                           lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
@@ -392,4 +393,8 @@ def run(s, out, cmdline):
     if s.runs != 1:
         raise Fatal("--runs: an interleaved run already repeats its trials; use --budget for more")
     with Procs() as ps:
-        return Interleaved(s, out, cmdline, ps).run()
+        run_ = Interleaved(s, out, cmdline, ps)
+        try:
+            return run_.run()
+        finally:
+            run_.yard and run_.yard.stop()

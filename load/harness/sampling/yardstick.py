@@ -1,0 +1,47 @@
+"""The machine's speed before each trial (Yardstick.java beside this file, docs/statistics.md "The machine's
+speed"): the CPU microseconds one fixed unit of work takes, measured for a moment while no series is loaded. On a
+shared host the same code's CPU per request drifts with the machine (a neighbour's load, the caches it takes); a
+trial's figure can be set against the yardstick read just before it."""
+import contextlib
+import os
+import subprocess
+
+from harness.infra.procs import log
+
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Yardstick.java")
+MEASURE_MS = 300   # per trial: about 7,000 units here, so the median moves well under 1 % between two readings
+
+
+class Yardstick:
+    """A small JVM of its own (Java's source launcher), idle between readings, stopped with the run."""
+
+    def __init__(self, java):
+        self.proc = subprocess.Popen([java, "-Xmx64m", "-XX:+UseSerialGC", SOURCE],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, bufsize=1)
+        if self.proc.stdout.readline().strip() != "ready":
+            self.stop()
+            log("WARNING: the yardstick did not start; trials go without the machine's speed")
+
+    def unit_us(self, ms=MEASURE_MS):
+        """The median CPU microseconds of one unit over MS of work, or None."""
+        if not self.proc or self.proc.poll() is not None:
+            return None
+        try:
+            self.proc.stdin.write(f"{ms}\n")
+            self.proc.stdin.flush()
+            _, median_ns, _ = self.proc.stdout.readline().split()
+            return round(int(median_ns) / 1000, 3)
+        except (OSError, ValueError):
+            return None
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
