@@ -156,11 +156,11 @@ def with_slopes(rows, idle):
     return rows
 
 
-def estimate_s(groups, warm_s=0.0, bursts=(), slack_s=DEADLINE_SLACK_S):
+def estimate_s(groups, warm_s=0.0, bursts=()):
     """Seconds a run of GROUPS ([(series, transport, [Level])], one app each) and BURSTS (burst.bursts_of, one app
-    each) takes: app start and warm-up (WARM_S), the levels, the last level's drain and a full GC with native memory
-    and a class histogram before and at every level and after; a burst's request."""
-    return sum(APP_START_S + warm_s + 6 * JCMD_S + sum(lv.send_s + JCMD_S for lv in lvs) + slack_s +
+    each) takes: app start and warm-up (WARM_S), the levels, the last level's drain, the leak check's wait and a full
+    GC with native memory and a class histogram before and at every level and after; a burst's request."""
+    return sum(APP_START_S + warm_s + 6 * JCMD_S + sum(lv.send_s + JCMD_S for lv in lvs) + LEAK_CHECK_S + 2 +
                (lvs[-1].delay_ms / 1000 if lvs else 0) for _, _, lvs in groups if lvs) + \
         sum(APP_START_S + warm_s + JCMD_S + burst.estimate_s(calls) for _, _, calls, skip in bursts if not skip) + 10
 

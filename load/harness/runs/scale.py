@@ -51,8 +51,7 @@ from harness.sampling.jvm import (
 
 def estimate_run_s(s, nofile):
     """Seconds the run that settings S ask for takes (estimate_s of its groups and bursts)."""
-    return estimate_s(groups_of(s, nofile), plan.warmup_s(s), burst.bursts_of(s.modes, s.quick),
-                      QUICK_DEADLINE_SLACK_S if s.quick else DEADLINE_SLACK_S)
+    return estimate_s(groups_of(s, nofile), plan.warmup_s(s), burst.bursts_of(s.modes, s.quick))
 
 
 # Hyperfoil 0.25.2 speaks HTTP/2 only over TLS: its HttpBuilder answers directHttp2 (h2c with prior knowledge) with
