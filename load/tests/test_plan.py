@@ -67,6 +67,14 @@ def test_preset_sets_parameters_and_flags_win():
     assert settings("--experiment", "saturate").tools == ("vegeta",)
 
 
+def test_scale_puts_the_app_and_the_delay_service_on_zgc_and_flags_win():
+    s = settings("--experiment", "scale")
+    assert (s.app_java_opts, s.delay_java_opts) == ("-XX:+UseZGC", "-XX:+UseZGC")
+    s = settings("--experiment", "scale", "--delay-java-opts", "-XX:+UseG1GC", "--app-java-opts", "-XX:+UseG1GC")
+    assert (s.app_java_opts, s.delay_java_opts) == ("-XX:+UseG1GC", "-XX:+UseG1GC")
+    assert (settings().app_java_opts, settings().delay_java_opts) == ("-XX:+UseParallelGC", "")
+
+
 def test_cost_plan_varies_the_work_not_the_load():
     s, p = steps("--experiment", "cost", "--modes", "virtual")
     assert s.aa == ""

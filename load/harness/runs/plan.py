@@ -54,9 +54,10 @@ EXPERIMENTS = {
                    budget="15m", restart_every=10 ** 6,
                    modes=",".join(dict.fromkeys(s for rungs in ladder.LADDERS.values() for s in rungs)),
                    quick=dict(modes="floor,ladder-rest-client,reactive", rates=(500,))),
-    # io held at 1,000 .. 100,000 requests in flight over HTTP/1.1 and h2c: its own plan (runs/scale.py), on ZGC
-    # (docs/scale.md: ParallelGC's and G1's 0.9-1.8 s pauses at 50,000-100,000 made readiness and the probe miss)
-    "scale": dict(scenarios="io", tools="vegeta", aa="none", app_java_opts="-XX:+UseZGC"),
+    # io held at 1,000 .. 100,000 in flight over HTTP/1.1 and h2c (runs/scale.py), the app and the delay service on ZGC
+    # (docs/scale.md: either one's ParallelGC or G1 pauses at 25,000-100,000 made readiness and the probe miss)
+    "scale": dict(scenarios="io", tools="vegeta", aa="none", app_java_opts="-XX:+UseZGC",
+                  delay_java_opts="-XX:+UseZGC"),
 }
 # The cost experiment's own plan: the work per request varies, not the load
 COST_STEPS = [("fanout", "vegeta", 20, f"FANOUT_CALLS={x}") for x in (1, 10, 100)] + \
@@ -210,6 +211,7 @@ def settings(args, rng=random):
         env.update({k: v for k, v in preset.get("env", {}).items() if flag(args, k.lower()) is None})
         aa = aa or preset.get("aa", "")
         s.app_java_opts = preset.get("app_java_opts", s.app_java_opts)
+        s.delay_java_opts = preset.get("delay_java_opts", s.delay_java_opts)
     s.warmup_max_s = flag(args, "warmup_max", "45")
     ramp = flag(args, "ramp_in", "0s" if s.quick else "1s")
     reuse = args.reuse
@@ -239,7 +241,7 @@ def settings(args, rng=random):
         raise Fatal(f"--settle is whole seconds, got '{args.settle}'")
     s.settle_s = int(flag(args, "settle", "0"))
     s.app_java_opts = flag(args, "app_java_opts", s.app_java_opts)
-    s.delay_java_opts = flag(args, "delay_java_opts", "")
+    s.delay_java_opts = flag(args, "delay_java_opts", s.delay_java_opts)
     s.metrics_interval = flag(args, "metrics_interval", "0.5")
     if not re.fullmatch(r"[0-9]+", str(s.warmup_max_s)):
         raise Fatal(f"--warmup-max is whole seconds, got '{s.warmup_max_s}'")
@@ -264,8 +266,7 @@ def settings(args, rng=random):
         takes = ("virtual", "worker", *ladder.CLIENT_RUNGS)
         if client_of(m) and (base_of(m) not in takes or client_of(m) not in CLIENTS):
             raise Fatal(f"mode '{m}': a delay client (+socket, +rest-client) exists for {', '.join(takes)} only")
-    if not aa and not s.quick and "io" in s.scenarios and any(is_rate(t) for t in s.tools):
-        aa = "reactive"
+    aa = aa or ("reactive" if not s.quick and "io" in s.scenarios and any(is_rate(t) for t in s.tools) else "")
     s.aa = "" if aa == "none" else aa
     if s.aa and s.aa not in s.modes:
         raise Fatal(f"--aa {s.aa}: not one of the measured modes ({','.join(s.modes)})")
@@ -278,9 +279,8 @@ def settings(args, rng=random):
         raise Fatal(f"--runs takes 1 to 99, got '{args.runs}'")
     s.runs = int(args.runs)
     design_opts(s, args, exp, preset if exp else {})
-    order_len = len(s.modes) + (1 if s.aa else 0)
     s.rotate_given = args.rotate is not None
-    s.rotate = int(args.rotate) if s.rotate_given else rng.randrange(order_len)
+    s.rotate = int(args.rotate) if s.rotate_given else rng.randrange(len(s.modes) + (1 if s.aa else 0))
     return s
 
 
