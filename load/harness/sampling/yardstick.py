@@ -16,12 +16,15 @@ class Yardstick:
     """A small JVM of its own (Java's source launcher), idle between readings, stopped with the run."""
 
     def __init__(self, java):
-        self.proc = subprocess.Popen([java, "-Xmx64m", "-XX:+UseSerialGC", SOURCE],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1)
-        if self.proc.stdout.readline().strip() != "ready":
+        try:
+            self.proc = subprocess.Popen([java, "-Xmx64m", "-XX:+UseSerialGC", SOURCE], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            ready = self.proc.stdout.readline().strip() == "ready"
+        except OSError:
+            self.proc, ready = None, False
+        if not ready:
             self.stop()
-            log("WARNING: the yardstick did not start; trials go without the machine's speed")
+            log("WARNING: the yardstick did not start; trials go without the machine's speed (speed_us null)")
 
     def unit_us(self, ms=MEASURE_MS):
         """The median CPU microseconds of one unit over MS of work, or None."""
