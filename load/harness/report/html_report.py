@@ -21,7 +21,8 @@ from harness.report.run_text import (
 )
 
 FACTS = (("cores", "cores"), ("cpu", "CPU"), ("memory_mib", "memory MiB"), ("os", "OS"), ("jdk", "JDK"),
-         ("quarkus", "Quarkus"), ("app", "app"), ("java_opts", "JVM options"), ("started", "started"),
+         ("quarkus", "Quarkus"), ("app", "app"), ("java_opts", "JVM options"),
+         ("delay_java_opts", "delay service JVM options"), ("started", "started"),
          ("command", "command"), ("git_commit", "commit"), ("vegeta", "Vegeta"), ("hyperfoil", "Hyperfoil"),
          ("hey", "hey"), ("mode_order", "mode order"), ("placement", "CPU placement"),
          ("settings", "pools and limits (every mode)"))
@@ -33,7 +34,7 @@ def fact(meta, key):
     v = order_text(meta) if key == "mode_order" else settings_text(meta) if key == "settings" else meta.get(key)
     if key == "placement" and not v:
         v = "none: every process may use every core"
-    if key == "java_opts" and not v:
+    if key in ("java_opts", "delay_java_opts") and not v:
         v = "JVM defaults (max heap = 1/4 of RAM)"
     return str(v if v not in (None, "") else "n/a")
 

@@ -83,6 +83,7 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
     lines = ["# vt-vs-reactive: requests in flight (scale)", "",
              f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), {meta.get('memory_mib', '?')} MiB, "
              f"JDK {meta.get('jdk', '?')}, run {meta.get('started', '?')}, `{meta.get('command', '')}`",
+             collectors_line(meta),
              f"- **pools and limits** (as the first app told them at /q/info): {app_settings}",
              "- **raised for this experiment** (per series and transport; a normal run keeps the defaults): ",
              *[f"  - {k}: " + ", ".join(f"{n}={v}" for n, v in lim.items() if n != "http1_ceiling")
@@ -129,6 +130,16 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
             f.write(pages.standalone(chart))
     write_html(out, charts, lines)
     print(f"{len(rows)} levels -> {out}/summary.json, summary.md, report.html")
+
+
+def collectors_line(meta):
+    """Which collector the app and the delay service ran on, and why this experiment's default differs."""
+    app, delay = meta.get("java_opts") or "JVM defaults", meta.get("delay_java_opts") or "JVM defaults (G1)"
+    why = (" (this experiment's default: the comparison's other runs keep ParallelGC for the app, docs/tuning.md, "
+           "but the pauses of ParallelGC and G1, the app's and the delay service's, reached 0.3-1.8 s at "
+           "25,000-100,000 waiting requests and made the probe miss: docs/scale.md)"
+           if "-XX:+UseZGC" in app.split() and "-XX:+UseZGC" in delay.split() else "")
+    return f"- **collectors**: app `{app}`, delay service `{delay}`{why}"
 
 
 def grown_threads(e):

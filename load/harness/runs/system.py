@@ -204,7 +204,7 @@ class System:
         """machine.json: this machine, the JDK, the app's settings (its /q/info at URL) and the run's options."""
         s = self.s
         facts = machine.facts(java=self.java or None, app=machine.app_info(url), **{
-            "java_opts": s.app_java_opts, "started": started, "command": cmdline,
+            "java_opts": s.app_java_opts, "delay_java_opts": s.delay_java_opts, "started": started, "command": cmdline,
             "vegeta": f"vegeta {ENV.vegeta_version} ({self.vegeta.binary})", "hey": f"hey ({self.hey.binary})",
             **({"hyperfoil": f"Hyperfoil {tools.hyperfoil_version()} embedded ({tools.HYPERFOIL_MAIN})"}
                if "hyperfoil" in self.drivers else {}),
