@@ -99,7 +99,19 @@ def design_text(d):
     return (f"Design: {what}. Series: {', '.join(d['series'])}. Steps: {steps}. {d['blocks']} blocks of "
             f"{d['trial']} trials (after a {d['ramp_in']} ramp-in), {restarts}, seed {d['seed']}, looks at "
             f"{d['looks'] or 'the end only'}, intervals at "
-            f"{100 * d['level']:.1f} %; {d['seconds']} s in all." + (f" Extra JVM options: {jvm}." if jvm else ""))
+            f"{100 * d['level']:.1f} %; {d['seconds']} s in all." + speed_text(d)
+            + (f" Extra JVM options: {jvm}." if jvm else ""))
+
+
+def speed_text(d):
+    """What the yardstick did to CPU per request (analysis/speed.py), for runs that read it."""
+    if "speed_slope" not in d:
+        return ""
+    if d["speed_slope"] is None:
+        return (" The machine's speed was read before every trial, but CPU per request did not follow it above its "
+                "noise (or a reading was missing): CPU per request as measured.")
+    return (f" CPU per request taken to the run's median machine speed, read before every trial (log CPU per "
+            f"request over log yardstick: slope {d['speed_slope']:.2f}; docs/statistics.md).")
 
 
 def md_lines(data):

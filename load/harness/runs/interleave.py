@@ -9,7 +9,7 @@ import math
 import os
 import time
 
-from harness.analysis import ladder, model, profiles, stats, steps, trials
+from harness.analysis import ladder, model, profiles, speed, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.drivers import is_rate, unit
 from harness.drivers.base import Load
@@ -120,10 +120,10 @@ class Interleaved:
             return
         pairs = [p for p in AA_PAIRS if all(x in tp.series for x in p)] + [tuple(t.series) for t in
                                                                           for_series(tp.series)]
-        ys, keys = [], []
+        ys, keys, recs = [], [], speed.adjusted(self.records)
         for a, b in dict.fromkeys(pairs):
             for sc, rate in tp.steps:
-                pr = stats.pair(self.records, a, b, sc, rate, "cpu_ms_per_req")
+                pr = stats.pair(recs, a, b, sc, rate, "cpu_ms_per_req")
                 if pr.log_ratios:
                     m = sum(pr.log_ratios) / len(pr.log_ratios)
                     ys += [y - m for y in pr.log_ratios]
@@ -354,7 +354,7 @@ class Interleaved:
             self.ps.stop(app.proc, grace_s=10)
         self.ps.stop(self.delay)
         result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
-        result["ladder"] = ladder.analyse(self.records, level, self.seed,
+        result["ladder"] = ladder.analyse(speed.adjusted(self.records), level, self.seed,
                                           result["design_broken"] or result["cannot_decide"])
         with open(os.path.join(self.out, "warm-trials.jsonl"), "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in self.warm_records)
@@ -363,7 +363,7 @@ class Interleaved:
                                                                     for sc, lv in tp.steps],
             "pairs": [list(p) for p in tp.pairs], "seed": self.seed, "restart_every": tp.restart_every,
             "warm_blocks": tp.warm_blocks, "warmups": self.warmups, "warmup_jit_pct": s.warmup_jit_pct,
-            "warmup_max_s": s.warmup_max_s,
+            "warmup_max_s": s.warmup_max_s, "speed_slope": speed.slope(self.records),
             "blocks": blocks, "looks": plan_looks, "level": level, "budget_s": s.budget_s,
             "trial": s.duration, "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
             "settling": self.settling, "allocation": self.allocation,

@@ -1,0 +1,50 @@
+"""CPU per request set against the machine's speed (docs/statistics.md, "The machine's speed"): before every trial
+the runner reads a yardstick (sampling/yardstick.py: the CPU one fixed unit of work takes, while no series is
+loaded) into the trial's `speed_us`. On a shared host the same code's CPU per request drifts with the machine; the
+slope of log CPU per request on log speed_us inside each series' step and app invocation (pooled: the series'
+own differences never enter it) says how much of that drift the yardstick sees, and each trial's figure is taken
+back to the run's median speed by it. Records without readings are left as they are."""
+import math
+import statistics
+
+METRIC = "cpu_ms_per_req"
+MIN_DF = 8            # fewer paired readings than this: no slope, nothing adjusted
+SLOPE_MAX = 2.0
+
+
+def _usable(r):
+    return not r.get("error") and (r.get(METRIC) or 0) > 0 and (r.get("speed_us") or 0) > 0
+
+
+def slope(records):
+    """The pooled within-group least-squares slope of log METRIC on log speed_us (groups: series, scenario, rate,
+    invocation), at most SLOPE_MAX; None unless every measured record has a reading, there are MIN_DF, and the
+    slope is at least twice its standard error above 0 (a yardstick that does not see the drift adjusts nothing)."""
+    measured = [r for r in records if not r.get("error") and (r.get(METRIC) or 0) > 0]
+    if not measured or not all(_usable(r) for r in measured):
+        return None
+    groups = {}
+    for r in measured:
+        key = (r["series"], r["scenario"], float(r["rate"]), r.get("invocation"))
+        groups.setdefault(key, []).append((math.log(r["speed_us"]), math.log(r[METRIC])))
+    centred = []
+    for pts in groups.values():
+        mx, my = (sum(p[i] for p in pts) / len(pts) for i in (0, 1))
+        centred += [(x - mx, y - my) for x, y in pts]
+    df = sum(len(pts) - 1 for pts in groups.values())
+    sxx = sum(x * x for x, _ in centred)
+    if df < MIN_DF or sxx <= 0:
+        return None
+    b = sum(x * y for x, y in centred) / sxx
+    se = math.sqrt(sum((y - b * x) ** 2 for x, y in centred) / max(1, df - 1) / sxx)
+    return min(b, SLOPE_MAX) if b > 2 * se else None
+
+
+def adjusted(records, b=None):
+    """RECORDS with METRIC taken to the run's median speed_us: x (median / speed_us) ** B (B: slope(records) unless
+    given); RECORDS themselves when there is no slope."""
+    b = slope(records) if b is None else b
+    if not b:
+        return records
+    ref = statistics.median(r["speed_us"] for r in records if _usable(r))
+    return [{**r, METRIC: r[METRIC] * (ref / r["speed_us"]) ** b} if _usable(r) else r for r in records]
