@@ -252,8 +252,8 @@ def test_with_the_budget_left_the_allocation_counts_the_intervals_degrees_of_fre
     # blocks that vary far more than invocations, restarts dear and a long budget: longer invocations pay
     noisy = trials.Components(between=0.0001, within=0.04, n_inv=2, n_blocks=4)
     assert trials.best_blocks_per_invocation(noisy, 120, 5, left_s=3000, done=(2, 4)) > 2
-    # no time for a further invocation at all: the longest one (nothing to choose)
-    assert trials.best_blocks_per_invocation(comp, 25, 9, left_s=10, done=(1, 2)) == 8
+    # no time for a further invocation at all: no more restarts (the running apps go on)
+    assert trials.best_blocks_per_invocation(comp, 25, 9, left_s=30, done=(1, 2)) == 0
 
 
 def test_a_new_allocation_keeps_the_blocks_before_it_and_restarts_at_its_boundaries():
@@ -263,6 +263,16 @@ def test_a_new_allocation_keeps_the_blocks_before_it_and_restarts_at_its_boundar
     assert [trials.invocation(later, b) for b in range(7)] == [0, 0, 1, 1, 2, 3, 4]
     assert [bool(trials.restarts(later, b)) for b in range(7)] == [True, False, True, False, True, True, True]
     assert trials.duration_s(later, 7) > trials.duration_s(plan, 7)      # three more restarts
+
+
+def test_when_no_restart_fits_the_budget_the_running_apps_go_on():
+    # the default run of 2026-11-25 (seed 2613): a restart 282 s, a block 74 s, 330 s left after 4 blocks over 2
+    # invocations; it planned a restart at block 5 that could not fit and stopped with 5.5 minutes unused
+    plan = trials.Plan(("a", "b"), (("io", 100.0),), seed=1, restart_every=2)
+    later = trials.allocate(plan, 4, trials.Components(0.0, 0.17 ** 2, 2, 4), 282, 74, left_s=330, done=(2, 4))
+    assert later.later == (4, 0)
+    assert [trials.invocation(later, b) for b in range(9)] == [0, 0, 1, 1, 1, 1, 1, 1, 1]
+    assert [bool(trials.restarts(later, b)) for b in range(9)] == [True, False, True] + [False] * 6
 
 
 def test_a_single_look_waits_for_the_end_of_the_budget():

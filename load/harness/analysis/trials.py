@@ -50,7 +50,7 @@ class Plan:
     pairs: tuple = ()
     warm_blocks: int = 1          # the least warm blocks after a restart (the time model counts these)
     max_warm_blocks: int = 1      # the most, while a series has not settled
-    later: tuple = ()             # (from block, restart every): the allocation chosen mid-run (allocate())
+    later: tuple = ()             # (from block, restart every or 0: none): the allocation chosen mid-run (allocate())
 
     def __post_init__(self):
         if self.restart_every < 1 or self.warm_blocks < 0 or self.max_warm_blocks < self.warm_blocks:
@@ -89,6 +89,8 @@ def invocation(plan, block):
     Plan.later's block on every Plan.later's blocks (a block count that is a restart boundary either way)."""
     if plan.later and block >= plan.later[0]:
         start, every = plan.later
+        if not every:                 # no further restart fits the budget: the apps running go on
+            return (start - 1) // plan.restart_every
         return -(-start // plan.restart_every) + (block - start) // every
     return block // plan.restart_every
 
@@ -255,7 +257,10 @@ def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None,
     1..MOST (MOST when the invocations do not differ). With LEFT_S, the seconds of budget left after DONE
     (invocations, blocks) so far: the B of 1..MOST whose run ends with the narrowest t interval, t's quantile on
     I - 1 degrees of freedom (the intervals' standard error is the invocations'), so a few long invocations lose to
-    more short ones unless the blocks inside one vary much more than the invocations."""
+    more short ones unless the blocks inside one vary much more than the invocations; 0 when not one more invocation
+    fits in LEFT_S (no more restarts: the running apps go on with the blocks that fit)."""
+    if left_s is not None and left_s < invocation_s + block_s:
+        return 0
     if left_s is None:
         if comp.between <= 0:
             return most

@@ -80,7 +80,8 @@ def design_text(d):
                 else "one app invocation per series")
     if d.get("allocation"):
         a = d["allocation"]
-        restarts += (f", then every {a['restart_every']} from block {a['after_blocks'] + 1} (chosen from the noise "
+        then = f"every {a['restart_every']}" if a["restart_every"] else "no more restarts (none fitted the time left)"
+        restarts += (f", then {then} from block {a['after_blocks'] + 1} (chosen from the noise "
                      f"of the first {a['after_blocks']}: log-ratio sd {a['between_sd']:.3f} between invocations, "
                      f"{a['within_sd']:.3f} between blocks of one; a restart {a['invocation_s']:.0f} s, a block "
                      f"{a['block_s']:.0f} s" + (f"; {a['left_s'] / 60:.1f} min left" if a.get("left_s") else "") + ")")

@@ -140,9 +140,10 @@ class Interleaved:
                            "block_s": round(block_s, 1), "left_s": round(left), "restart_every": self.tplan.later[1]}
         log(f"noise after {blocks} blocks (log ratios of CPU per request): between invocations sd "
             f"{math.sqrt(comp.between):.3f}, between blocks of one sd {math.sqrt(comp.within):.3f}; a restart costs "
-            f"{inv_s:.0f} s, a block {block_s:.0f} s: restarting every {self.tplan.later[1]} blocks from here "
+            f"{inv_s:.0f} s, a block {block_s:.0f} s: " + (f"restarting every {self.tplan.later[1]} blocks from here "
             f"narrows the intervals most for the {left / 60:.1f} min left (Kalibera and Jones, with t's degrees of "
-            "freedom: one per invocation)")
+            "freedom: one per invocation)" if self.tplan.later[1] else f"no restart fits the {left / 60:.1f} min left: "
+            "the running apps go on"))
 
     def settle(self, recs):
         """After a block that followed warm ones: True when the apps have settled (trials.settle against the last warm
