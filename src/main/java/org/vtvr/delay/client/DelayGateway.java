@@ -1,12 +1,15 @@
 package org.vtvr.delay.client;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.netty.channel.ConnectTimeoutException;
 import io.quarkus.logging.Log;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
@@ -20,6 +23,7 @@ import org.vtvr.limits.Deadline;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -73,6 +77,23 @@ public class DelayGateway {
         blockingSuccess = timer(blockingTag, "blocking", "success");
         uniSuccess = timer(REST_CLIENT, "uni", "success");
         Log.infof("virtual and worker modes call the delay service with the %s client (bench.blocking-client)", blockingTag);
+    }
+
+    /**
+     * Loads the failure path's classes at start. Past the process's open-files limit no jar can be opened to load a
+     * class, and Quarkus' jar loader (3.33's {@code JarFileReference}) then leaves every later load from that jar
+     * waiting forever: in a scale run the first delay calls that failed there loaded Apache HttpClient's exception
+     * classes in {@link #classify} and blocked both event loops until the app was killed (docs/scale.md). A failure
+     * must not be the first to need a class: the exceptions {@code classify} tests for, the problem it makes and
+     * that problem's JSON are all loaded here.
+     */
+    void preloadFailurePath(@Observes StartupEvent event, ObjectMapper json) throws IOException {
+        List<Class<?>> tested = List.of(ConnectionRequestTimeoutException.class, ConnectTimeoutException.class,
+                org.apache.hc.client5.http.ConnectTimeoutException.class, SocketTimeoutException.class,
+                TimeoutException.class, RejectedExecutionException.class);
+        ProblemException failure = classify(new IOException("loaded at start"));
+        Log.debugf("failure path loaded: %d exception types, %s", tested.size(),
+                json.writeValueAsString(failure.type().problem(failure.getMessage(), "/")));
     }
 
     /**
