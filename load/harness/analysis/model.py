@@ -157,6 +157,7 @@ class TrialRecord(_Fields):
     cpu_ms_per_req: float | None = _f(METRICS["cpu_ms_per_req"].unit)
     p99_ok_ms: float | None = _f(METRICS["p99_ok_ms"].unit)
     rss_mib: float | None = _f(METRICS["rss_mib"].unit)
+    jit_pct: float | None = _f("%")                                # the JIT threads' share of the app's CPU
     speed_us: float | None = _f("us")                              # the yardstick's unit before the trial
     error: str | None = _f(text=True)
     step: str | None = _f(text=True)
@@ -169,7 +170,8 @@ class TrialRecord(_Fields):
         n = row.get("requests") or 0
         err = f"load tool exit {rc}" if rc else ("no results" if "NO_RESULTS" in (row.get("flags") or "") else None)
         measured = {"requests": n, "ok": round(n * (row.get("success_pct") or 0) / 100), "duration_s": window_s,
-                    **{m.key: row.get(m.row_key) for m in METRICS.values() if m.row_key}, "speed_us": speed_us,
+                    **{m.key: row.get(m.row_key) for m in METRICS.values() if m.row_key},
+                    "jit_pct": row.get("jit_pct"), "speed_us": speed_us,
                     "error": err, "step": row.get("step")}
         return {**trial_rec, **measured}
 
