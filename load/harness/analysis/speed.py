@@ -1,11 +1,11 @@
-"""CPU per request set against the machine's speed (docs/statistics.md, "The machine's speed"): before every trial
-the runner reads a yardstick (sampling/yardstick.py: the CPU one fixed unit of work takes, while no series is
-loaded) into the trial's `speed_us`. On a shared host the same code's CPU per request drifts with the machine; the
-slope of log CPU per request on log speed_us inside each series' step and app invocation (pooled: the series'
-own differences never enter it) says how much of that drift the yardstick sees, and each trial's figure is taken
-back to the run's median speed by it. Records without readings are left as they are."""
+"""The machine's speed beside CPU per request (docs/statistics.md, "The machine's speed"): before every trial the
+runner reads a yardstick (sampling/yardstick.py: the CPU one fixed unit of work takes, while no series is loaded) into
+the trial's `speed_us`. On a shared host the same code's CPU per request drifts with the machine; the slope of log CPU
+per request on log speed_us inside each series' step and app invocation (pooled: the series' own differences never
+enter it) says how much of that drift the yardstick sees. A diagnostic in the report's design line: taking each
+trial's figure back to the run's median speed by it narrowed four A/A intervals here and widened two (one of them
+from +-18 % to +-36 %), so the verdicts use CPU per request as measured."""
 import math
-import statistics
 
 METRIC = "cpu_ms_per_req"
 MIN_DF = 8            # fewer paired readings than this: no slope, nothing adjusted
@@ -40,11 +40,7 @@ def slope(records):
     return min(b, SLOPE_MAX) if b > 2 * se else None
 
 
-def adjusted(records, b=None):
-    """RECORDS with METRIC taken to the run's median speed_us: x (median / speed_us) ** B (B: slope(records) unless
-    given); RECORDS themselves when there is no slope."""
-    b = slope(records) if b is None else b
-    if not b:
-        return records
-    ref = statistics.median(r["speed_us"] for r in records if _usable(r))
-    return [{**r, METRIC: r[METRIC] * (ref / r["speed_us"]) ** b} if _usable(r) else r for r in records]
+def reading(records):
+    """For the report's design line: {"speed_us": [lowest, highest] reading or None, "speed_slope": slope()}."""
+    xs = [r["speed_us"] for r in records if _usable(r)]
+    return {"speed_us": [min(xs), max(xs)] if xs else None, "speed_slope": slope(records)}

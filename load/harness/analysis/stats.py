@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-from harness.analysis import model, speed
+from harness.analysis import model
 
 METRICS = tuple(model.METRICS)   # the trial records' fields the verdicts compare (model.METRICS: units, labels)
 PER_SUCCESS = tuple(k for k, m in model.METRICS.items() if m.row_key)   # undefined in a trial with no success
@@ -318,7 +318,6 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
     "design_broken": str or None}. RECORDS: trial records (see docs/statistics.md and trials.Trial.records);
     TARGETS: harness.targets.Target objects; AA_PAIRS: [(series, same series measured again)], e.g.
     [("reactive-aa", "reactive")]. LEVEL: the confidence level of this look (trials.look_level)."""
-    records = speed.adjusted(records)   # CPU per request at the run's median machine speed, if the yardstick sees it
     steps = steps_of(records)
     out, skipped = [], []
     aa_entries, aa_ivs = [], []

@@ -105,14 +105,14 @@ def design_text(d):
 
 
 def speed_text(d):
-    """What the yardstick did to CPU per request (analysis/speed.py), for runs that read it."""
-    if "speed_slope" not in d:
+    """The machine's speed read before every trial, and how much CPU per request followed it (analysis/speed.py)."""
+    if not d.get("speed_us"):
         return ""
-    if d["speed_slope"] is None:
-        return (" The machine's speed was read before every trial, but CPU per request did not follow it above its "
-                "noise (or a reading was missing): CPU per request as measured.")
-    return (f" CPU per request taken to the run's median machine speed, read before every trial (log CPU per "
-            f"request over log yardstick: slope {d['speed_slope']:.2f}; docs/statistics.md).")
+    low, high = d["speed_us"]
+    follow = (f"CPU per request followed it with a slope of {d['speed_slope']:.2f} (log on log)"
+              if d.get("speed_slope") is not None else "CPU per request did not follow it above its noise")
+    return (f" The machine's speed, read before every trial: {low:.1f}-{high:.1f} us a yardstick unit; {follow}; "
+            "CPU per request is compared as measured (docs/statistics.md, \"The machine's speed\").")
 
 
 def md_lines(data):

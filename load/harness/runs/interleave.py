@@ -120,10 +120,10 @@ class Interleaved:
             return
         pairs = [p for p in AA_PAIRS if all(x in tp.series for x in p)] + [tuple(t.series) for t in
                                                                           for_series(tp.series)]
-        ys, keys, recs = [], [], speed.adjusted(self.records)
+        ys, keys = [], []
         for a, b in dict.fromkeys(pairs):
             for sc, rate in tp.steps:
-                pr = stats.pair(recs, a, b, sc, rate, "cpu_ms_per_req")
+                pr = stats.pair(self.records, a, b, sc, rate, "cpu_ms_per_req")
                 if pr.log_ratios:
                     m = sum(pr.log_ratios) / len(pr.log_ratios)
                     ys += [y - m for y in pr.log_ratios]
@@ -208,7 +208,7 @@ class Interleaved:
         folder of a warm block's trial."""
         s = self.s
         tool = self.tools[(t.scenario, t.rate)]
-        level, speed = int(t.rate), self.yard.unit_us() if self.yard else None   # while no series is loaded
+        level, speed_us = int(t.rate), self.yard.unit_us() if self.yard else None   # no series loaded yet
         each = level if len(t.series) == 1 or tool == "hey" else max(1, level // 2)   # a duet shares the rate
         run = []
         for rec, series in zip(t.records(), t.series, strict=True):
@@ -266,7 +266,7 @@ class Interleaved:
                             f"see {self.out}/logs")
             row = steps.step_row(d, WORKER_POOL)
             window_s = (s.duration_ms + ramp) / 1000
-            out.append(model.TrialRecord.of_step(rec, row, rc, window_s, speed))
+            out.append(model.TrialRecord.of_step(rec, row, rc, window_s, speed_us))
             if rc:
                 log(f"trial {os.path.basename(d)}: load tool exit {rc}")
         if s.settle_s:
@@ -355,16 +355,15 @@ class Interleaved:
             self.ps.stop(app.proc, grace_s=10)
         self.ps.stop(self.delay)
         result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
-        result["ladder"] = ladder.analyse(speed.adjusted(self.records), level, self.seed,
+        result["ladder"] = ladder.analyse(self.records, level, self.seed,
                                           result["design_broken"] or result["cannot_decide"])
         with open(os.path.join(self.out, "warm-trials.jsonl"), "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in self.warm_records)
         verdict_report.write(self.out, self.records, result, {
-            "design": s.design, "series": list(tp.series), "steps": [[sc, lv, self.tools[(sc, lv)]]
-                                                                    for sc, lv in tp.steps],
+            "design": s.design, "series": list(tp.series), "steps": [[*st, self.tools[st]] for st in tp.steps],
             "pairs": [list(p) for p in tp.pairs], "seed": self.seed, "restart_every": tp.restart_every,
             "warm_blocks": tp.warm_blocks, "warmups": self.warmups, "warmup_jit_pct": s.warmup_jit_pct,
-            "warmup_max_s": s.warmup_max_s, "speed_slope": speed.slope(self.records),
+            "warmup_max_s": s.warmup_max_s, **speed.reading(self.records),
             "blocks": blocks, "looks": plan_looks, "level": level, "budget_s": s.budget_s,
             "trial": s.duration, "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
             "settling": self.settling, "allocation": self.allocation,
