@@ -69,7 +69,7 @@ def test_preset_sets_parameters_and_flags_win():
 
 def test_scale_puts_the_app_and_the_delay_service_on_zgc_and_flags_win():
     s = settings("--experiment", "scale")
-    assert (s.app_java_opts, s.delay_java_opts) == ("-XX:+UseZGC", "-XX:+UseZGC")
+    assert (s.app_java_opts, s.delay_java_opts) == ("-XX:+UseZGC -XX:MaxRAMPercentage=50", "-XX:+UseZGC")
     s = settings("--experiment", "scale", "--delay-java-opts=-XX:+UseG1GC", "--app-java-opts=-XX:+UseG1GC")
     assert (s.app_java_opts, s.delay_java_opts) == ("-XX:+UseG1GC", "-XX:+UseG1GC")
     assert (settings().app_java_opts, settings().delay_java_opts) == ("-XX:+UseParallelGC", "")

@@ -231,11 +231,11 @@ def test_the_memory_target_is_judged_on_its_interval():
 
 def test_the_probe_window_reads_cpu_and_collector_pauses():
     a = {"t": 0.0, "machine_busy_s": 100.0, "machine_total_s": 200.0, "cpu_ms": 1_000.0,
-         "metrics": {"gc_pause_s": 1.0, "gc_pause_max_s": 0.01}}
+         "metrics": {"gc_pause_s": 1.0, "gc_pause_max_s": 0.01, "gc_cycles_s": 3.0}}
     b = {"t": 2.0, "machine_busy_s": 103.0, "machine_total_s": 204.0, "cpu_ms": 3_000.0,
-         "metrics": {"gc_pause_s": 1.25, "gc_pause_max_s": 0.2}}
+         "metrics": {"gc_pause_s": 1.25, "gc_pause_max_s": 0.2, "gc_cycles_s": 4.5}}
     assert jvm.window(a, b) == {"probe_machine_cpu_pct": 75, "probe_app_cores": 1.0, "probe_gc_pause_ms": 250,
-                                  "probe_gc_pause_max_ms": 200}
+                                  "probe_gc_pause_max_ms": 200, "probe_gc_cycles_ms": 1500}
 
 
 HISTOGRAM = """ num     #instances         #bytes  class name (module)

@@ -20,7 +20,7 @@ COLS = [("mode", "series"), ("transport", "transport"), ("level", "level"), ("pa
         ("probe_io_slow", "probes over 100 ms"), ("probe_ok", "probe ok"),
         ("probe_machine_cpu_pct", "machine CPU % (probe)"),
         ("probe_app_cores", "app cores (probe)"), ("probe_gc_pause_ms", "GC paused ms (probe)"),
-        ("probe_gc_pause_max_ms", "longest GC pause ms"),
+        ("probe_gc_pause_max_ms", "longest GC pause ms"), ("probe_gc_cycles_ms", "GC cycles ms (probe)"),
         ("probe_delay_gc_pause_ms", "delay service GC paused ms (probe)"), ("flags", "flags")]
 
 

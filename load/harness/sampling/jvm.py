@@ -62,7 +62,12 @@ class Monitor(threading.Thread):
                               "gc_pause_s": metric_sum(m, "jvm_gc_pause_seconds_sum"),
                               # the longest in the last two minutes but the experiment's own full GCs (jcmd GC.run)
                               "gc_pause_max_s": max((v for labels, v in m.get("jvm_gc_pause_seconds_max", [])
-                                                     if labels.get("cause") != "System.gc()"), default=None)}
+                                                     if labels.get("cause") != "System.gc()"), default=None),
+                              # a concurrent collector's cycles (ZGC) so far, counted as each ends, but the
+                              # experiment's own full GCs: the work beside the app that pauses do not show
+                              "gc_cycles_s": sum(v for labels, v in m.get("jvm_gc_concurrent_phase_time_seconds_sum",
+                                                                          [])
+                                                 if labels.get("cause") not in ("System.gc()", "Diagnostic Command"))}
         return row
 
     def run(self):
@@ -137,6 +142,9 @@ def window(a, b):
     if ga is not None and gb is not None:
         out["probe_gc_pause_ms"] = rnd((gb - ga) * 1000, 0)
         out["probe_gc_pause_max_ms"] = rnd(1000 * (b["metrics"].get("gc_pause_max_s") or 0), 0)
+    ca, cb = (x.get("metrics", {}).get("gc_cycles_s") for x in (a, b))
+    if ca is not None and cb is not None:
+        out["probe_gc_cycles_ms"] = rnd((cb - ca) * 1000, 0)
     return out
 
 
