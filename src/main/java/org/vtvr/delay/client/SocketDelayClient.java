@@ -1,6 +1,10 @@
 package org.vtvr.delay.client;
 
+import com.fasterxml.jackson.core.util.BufferRecycler;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import com.fasterxml.jackson.core.util.RecyclerPool;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
@@ -63,6 +67,10 @@ public class SocketDelayClient implements BlockingDelayClient {
     @Inject
     MeterRegistry registry;
 
+    /** Jackson's buffers this client keeps for parsing replies: more than parse at once on a few cores. */
+    static final int JSON_BUFFERS = 64;
+
+    private ObjectReader replies;
     private CloseableHttpClient http;
     private PoolingHttpClientConnectionManager pool;
     private IdleConnectionEvictor evictor;
@@ -100,6 +108,16 @@ public class SocketDelayClient implements BlockingDelayClient {
         evictor = new IdleConnectionEvictor(pool, TimeValue.ofMilliseconds(Math.max(10, delay.idleTimeoutMs() / 10)),
                 TimeValue.ofMilliseconds(delay.idleTimeoutMs()));
         evictor.start();
+        // the app's ObjectMapper keeps every buffer a virtual thread gives back (Vert.x's HybridJacksonPool has no
+        // bound): after 25,000 replies parsed on virtual threads it still held 10 MiB of them (docs/scale.md, "The
+        // heap's ceiling"); this client's replies share a bounded pool instead
+        ObjectMapper own = mapper.copy();
+        RecyclerPool<BufferRecycler> buffers = JsonRecyclerPools.newBoundedPool(JSON_BUFFERS);
+        own.getFactory().setRecyclerPool(buffers);
+        replies = own.readerFor(DelayReply.class);
+        Gauge.builder("delay.socket.client.json.buffers", buffers, b -> b.pooledCount())
+                .description("Jackson buffers the socket client keeps for parsing replies (at most " + JSON_BUFFERS + ")")
+                .register(registry);
         http = HttpClients.custom()
                 .setConnectionManager(pool)
                 // a call waits for a free pooled connection no longer than for an answer; past that: 503
@@ -135,7 +153,7 @@ public class SocketDelayClient implements BlockingDelayClient {
             if (response.getCode() != HttpStatus.SC_OK) {
                 throw new HttpResponseException(response.getCode(), response.getReasonPhrase());
             }
-            return mapper.readValue(response.getEntity().getContent(), DelayReply.class).delay();
+            return replies.<DelayReply>readValue(response.getEntity().getContent()).delay();
         });
     }
 
