@@ -80,7 +80,7 @@ def compare_parser():
     a("--runs", default="1", help="the sequential run N times, then the medians [1]")
     a("--jvm-opts", dest="jvm_opts", action="append", help="SERIES=OPTIONS: extra JVM options of one series' app")
     a("--app-java-opts", help="JVM flags of every app [-XX:+UseParallelGC, docs/tuning.md; the scale experiment "
-      "-XX:+UseZGC, docs/scale.md]")
+      "-XX:+UseZGC -XX:MaxRAMPercentage=50, docs/scale.md]")
     a("--delay-java-opts", help="JVM flags of the delay service [none; the scale experiment -XX:+UseZGC]")
     a("--delay", help="ms of every delay call of io, fanout, checkout, pinning [the app's default, GET /scenarios]")
     for name, what in (("io-calls", "sequential delay calls of io"), ("fanout-calls", "concurrent calls of fanout"),
