@@ -108,9 +108,11 @@ public class SocketDelayClient implements BlockingDelayClient {
         evictor = new IdleConnectionEvictor(pool, TimeValue.ofMilliseconds(Math.max(10, delay.idleTimeoutMs() / 10)),
                 TimeValue.ofMilliseconds(delay.idleTimeoutMs()));
         evictor.start();
-        // the app's ObjectMapper keeps every buffer a virtual thread gives back (Vert.x's HybridJacksonPool has no
-        // bound): after 25,000 replies parsed on virtual threads it still held 10 MiB of them (docs/scale.md, "The
-        // heap's ceiling"); this client's replies share a bounded pool instead
+        // a reply is parsed from the socket's stream, so a virtual thread can park mid-parse holding its buffers,
+        // and the app's ObjectMapper keeps every buffer a virtual thread gives back (Vert.x's HybridJacksonPool has no
+        // bound): after 25,000 replies it still held 10 MiB of them (docs/scale.md, "The heap's ceiling"). This
+        // client's replies take theirs from a bounded pool; the app's own JSON keeps Quarkus' default pool
+        // (changing it would change every mode's request path, which is what is compared)
         ObjectMapper own = mapper.copy();
         RecyclerPool<BufferRecycler> buffers = JsonRecyclerPools.newBoundedPool(JSON_BUFFERS);
         own.getFactory().setRecyclerPool(buffers);
