@@ -215,9 +215,6 @@ def test_the_design_line_names_the_jit_driven_warm_up():
          "warmups": [[25, 3.9], [41, 4.8]], "warmup_jit_pct": 5, "warmup_max_s": 45}
     assert "each start warmed 25-41 s: ramped, then on while an app's JIT used more than 5 % of a core, at most 45 s" \
         in design_text(d)
-    # since 2026-11-27 the rounds after the ramp load one app at a time, as the trials do
-    assert ("ramped, then each app alone at each step's rate in 3 s turns, 2 a round, while an app's JIT used more "
-            "than 5 % of a core, at most 45 s") in design_text({**d, "warmup_turns": 2})
 
 
 # ---------------------------------------------------------------------------------------------- allocation

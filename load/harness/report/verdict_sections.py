@@ -87,10 +87,8 @@ def design_text(d):
                      f"{a['block_s']:.0f} s" + (f"; {a['left_s'] / 60:.1f} min left" if a.get("left_s") else "") + ")")
     if d.get("warmups"):
         secs = [w[0] for w in d["warmups"]]
-        alone = (f"each app alone at each step's rate in 3 s turns, {d['warmup_turns']} a round, while an app's JIT "
-                 "used more than") if d.get("warmup_turns") else "on while an app's JIT used more than"
-        restarts += (f", each start warmed {min(secs)}-{max(secs)} s: ramped, then {alone} "
-                     f"{d.get('warmup_jit_pct')} % of a core, at most {d.get('warmup_max_s')} s")
+        restarts += (f", each start warmed {min(secs)}-{max(secs)} s: ramped, then on while an app's JIT used more "
+                     f"than {d.get('warmup_jit_pct')} % of a core, at most {d.get('warmup_max_s')} s")
     if d.get("warm_blocks"):
         settle = ", ".join(f"{x:.2f}x" for x in d.get("settling") or [])
         if warm_text(d):   # a run that warmed until settled (trials.settle)

@@ -20,7 +20,6 @@ from harness.report import profile_report, verdict_report
 from harness.runs import plan
 from harness.runs.system import App, System
 from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, serves, timing, trial_plan
-from harness.runs.warmup import Warmup
 from harness.sampling.yardstick import Yardstick
 
 
@@ -42,7 +41,7 @@ class Interleaved:
         self.allocation = {}       # reallocate()'s estimate and choice
         self.settling = []         # per restart: settling() of its warm block
         self.block_s, self.restart_s = [], []
-        self.warmup = Warmup(self)
+        self.warmups = []          # per restart: [seconds, the JIT's % of a core in its last round]
         self.n = 0
         self.deadline = 0.0        # the budget's end (time.monotonic())
         self.aot = ""              # --aot: the cache every app starts from
@@ -94,7 +93,7 @@ class Interleaved:
             if old:
                 self.ps.stop(old.proc, grace_s=10)
         started = self.start_apps(names, trials.invocation(self.tplan, block))
-        self.warmup.warm(started)
+        self.warm(started)
         self.settling_due = True
         warm = self.last_warm = [r for t in trials.warm_trials(self.tplan, block)
                                  if all(serves(x, t.scenario) for x in t.series) for r in self.trial(t, kind="w")]
@@ -170,6 +169,38 @@ class Interleaved:
             log("warm-up: NOT SETTLED at the most warm blocks; still getting cheaper: " + (", ".join(
                 x for x, e in entries.items() if e["settled"] is False) or "no one series alone") + " (flagged)")
         return done
+
+    # ------------------------------------------------------------------------------------------ warm-up
+    def send(self, app, scenario, rate, ms, prefix):
+        """SCENARIO on APP at RATE for MS (Vegeta), raw results to PREFIX.bin; -> its Proc."""
+        return self.sys.vegeta.start(self.ps, self.sys.target(app.url, app.series, scenario),
+                                     Load(max(1, int(rate)), ms, self.s.timeout_s), prefix)
+
+    def warm(self, apps):
+        """Warms APPS together, each at every step's scenario: ramped 1/3 -> 2/3 -> all of its share of the step's
+        rate over --warmup, then at all of it in 3 s rounds while any app's JIT threads use more than --warmup-jit-pct
+        % of a core, up to --warmup-max s in all (docs/harness.md); the warm blocks after it (restart) do the rest."""
+        s, t0 = self.s, time.monotonic()
+        tdir = os.path.join(self.out, "logs", f"warmup-{apps[0].invocation}")
+        os.makedirs(tdir, exist_ok=True)
+        share, jit, k = 1 / max(1, len(apps)), None, 0
+        while k < 3 or time.monotonic() - t0 + 3 <= s.warmup_max_s:
+            k += 1         # ramped: a cold JVM hit at once with a high rate stays congested
+            j0, w0, ms = [self.sys.jit_ms(a.pid) for a in apps], time.monotonic(), s.warmup_ms // 3 if k <= 3 else 3000
+            running = [self.send(app, sc, (plan.levels(sc)[0][0] if self.tools[(sc, rate)] == "hey" else rate)
+                                 * share * min(k, 3) / 3, ms, os.path.join(tdir, f"{app.series}-{sc}-together-{k}"))
+                       for app in apps for sc, rate in self.steps_for(app.series)]   # hey: its scenario at a low rate
+            for p in running:
+                if p.wait(ms / 1000 + s.step_limit_s) is None:
+                    self.ps.stop(p, grace_s=5)
+                self.ps.forget(p)
+            if k >= 3:
+                jit = max((self.sys.jit_ms(a.pid) - j) / 10 / (time.monotonic() - w0) for a, j in zip(apps, j0))
+                if jit <= s.warmup_jit_pct:
+                    break
+        self.warmups.append([round(time.monotonic() - t0), None if jit is None else round(jit, 1)])
+        log(f"warm-up of {', '.join(a.series for a in apps)}: {time.monotonic() - t0:.0f} s"
+            + ("" if jit is None else f" (JIT at most {jit:.0f} % of a core in the last round)"))
 
     # ------------------------------------------------------------------------------------------ trials
     def trial(self, t, kind="b"):
@@ -257,8 +288,8 @@ class Interleaved:
         self.start_delay()
         self.yard = Yardstick(self.sys.java or os.path.join(tools.java_home(), "bin", "java"))
         if s.aot:
-            self.aot = self.sys.train_aot([x for x in tp.series if not self.sys.bare(x)], self.delay_port, lambda proc,
-                                          url, names: self.warmup.warm([App(x, proc, url, "aot") for x in names]))
+            self.aot = self.sys.train_aot([x for x in tp.series if not self.sys.bare(x)], self.delay_port,
+                                          lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
         tm = timing(s, len(tp.series))
         n_max = trials.max_blocks(tp, s.budget_s - (time.monotonic() - t_run) - 20, tm)
         plan_looks = [max(QUICK_BLOCKS, n_max)] if s.quick else trials.looks(trials.MIN_BLOCKS, n_max)
@@ -331,8 +362,8 @@ class Interleaved:
         verdict_report.write(self.out, self.records, result, {
             "design": s.design, "series": list(tp.series), "steps": [[*st, self.tools[st]] for st in tp.steps],
             "pairs": [list(p) for p in tp.pairs], "seed": self.seed, "restart_every": tp.restart_every,
-            "warm_blocks": tp.warm_blocks, "warmups": self.warmup.done, "warmup_turns": self.warmup.turns,
-            "warmup_jit_pct": s.warmup_jit_pct, "warmup_max_s": s.warmup_max_s, **speed.reading(self.records),
+            "warm_blocks": tp.warm_blocks, "warmups": self.warmups, "warmup_jit_pct": s.warmup_jit_pct,
+            "warmup_max_s": s.warmup_max_s, **speed.reading(self.records),
             "blocks": blocks, "looks": plan_looks, "level": level, "budget_s": s.budget_s,
             "trial": s.duration, "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
             "settling": self.settling, "allocation": self.allocation,
