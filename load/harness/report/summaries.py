@@ -11,6 +11,8 @@ Subcommands (`vtvr-harness report SUBCOMMAND -h`):
   hey-summary FILE.csv      a short summary of a hey CSV (load/hey.sh prints it)
   hyperfoil STEP_DIR ALL_JSON   a Hyperfoil controller's all.json into a step folder of an --agents dry run
   machine [--java JAVA] [--app-url URL] [--set KEY=VALUE ...] [--list KEY=A,B]   machine.json to stdout
+  pool OUT RUN_DIR...       the verdicts of several interleaved runs of the same design taken together, each run's
+                            app invocations kept apart (report/pool.py)
   publish RUN_DIR DEST      RUN_DIR as a published result: what pages quote (summary.json, summary.md, report.html
                             <= 400 KB, else report.html left out), no raw data
 
@@ -31,7 +33,8 @@ from harness.analysis import tools
 from harness.analysis.steps import one_line, read_json, step_row, worker_ceiling
 from harness.analysis.verdicts import median_rows, saturation, saturation_args, saturation_over_runs
 from harness.drivers import hey, hyperfoil
-from harness.report import archive, scale_report, verdict_report
+from harness.infra.errors import Fatal
+from harness.report import archive, pool, scale_report, verdict_report
 from harness.report.charts import series_for, svg_chart
 from harness.report.pages import standalone
 from harness.report.run_text import worker_pool_of
@@ -171,6 +174,9 @@ def parser():
     mc.add_argument("--app-url", help="a running app whose /q/info tells its settings and Quarkus version")
     mc.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     mc.add_argument("--list", action="append", default=[], metavar="KEY=A,B")
+    po = sub.add_parser("pool", help="the verdicts of several interleaved runs together (their invocations apart)")
+    po.add_argument("out")
+    po.add_argument("runs", nargs="+")
     pb = sub.add_parser("publish", help="a run folder as a published result (docs/results), without its raw data")
     pb.add_argument("run")
     pb.add_argument("dest")
@@ -195,6 +201,12 @@ def main(argv=None):
         hey_summary(a.file)
     elif a.cmd == "hyperfoil":
         return hyperfoil_results(a.step, a.all_json)
+    elif a.cmd == "pool":
+        try:
+            return pool.pool(a.out, a.runs)
+        except Fatal as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
     elif a.cmd == "machine":
         print(json.dumps(machine_json(a.java, a.app_url, a.set, a.list), indent=2))
     else:

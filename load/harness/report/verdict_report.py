@@ -23,13 +23,15 @@ def write(run, records, result, design):
         json.dump({"design": design, **result}, f, indent=1)
 
 
-def rows_of(run, worker_pool):
-    """The report's rows of an interleaved run: per series and step, the median over its blocks' trials."""
+def rows_of(runs, worker_pool):
+    """The report's rows of an interleaved run (a folder) or of several pooled ones (a list): per series and step,
+    the median over the blocks' trials."""
     by_block = {}
-    for d in sorted(glob.glob(os.path.join(run, "trials", "*"))):
-        meta = read_json(os.path.join(d, "meta.json"), {})
-        if meta:
-            by_block.setdefault(meta.get("block", 0), []).append(step_row(d, worker_pool))
+    for i, run in enumerate([runs] if isinstance(runs, str) else runs):
+        for d in sorted(glob.glob(os.path.join(run, "trials", "*"))):
+            meta = read_json(os.path.join(d, "meta.json"), {})
+            if meta:
+                by_block.setdefault((i, meta.get("block", 0)), []).append(step_row(d, worker_pool))
     return median_rows([by_block[b] for b in sorted(by_block)])
 
 

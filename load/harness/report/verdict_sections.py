@@ -71,6 +71,8 @@ def warm_text(d):
 
 
 def design_text(d):
+    if d.get("pooled"):
+        return pooled_text(d)
     steps = ", ".join(f"{sc} {lv:g}{unit(tool)}" for sc, lv, tool in d["steps"])
     what = (f"duet (pairs loaded at the same moment, the step's rate split between them: "
             f"{'; '.join(' + '.join(p) for p in d['pairs'])})" if d["design"] == "duet"
@@ -102,6 +104,16 @@ def design_text(d):
             f"{d['looks'] or 'the end only'}, intervals at "
             f"{100 * d['level']:.1f} %; {d['seconds']} s in all." + speed_text(d)
             + (f" Extra JVM options: {jvm}." if jvm else ""))
+
+
+def pooled_text(d):
+    """The design line of pooled runs (report/pool.py): how many, their invocations, then each run's own line."""
+    runs = d["pooled"]
+    return (f"Pooled: {len(runs)} runs of the same design taken together, each run's blocks and app invocations its "
+            f"own ({d['blocks']} blocks over {sum(r['invocations'] for r in runs)} invocations), intervals at "
+            f"{100 * d['level']:.1f} % with the standard error over every run's invocations"
+            + (f"; commits {', '.join(d['commits'])}" if d.get("commits") else "") + ". "
+            + " ".join(f"Run {r['run']}: " + design_text(r) for r in runs))
 
 
 def speed_text(d):

@@ -1,0 +1,74 @@
+"""`vtvr-harness report pool OUT RUN_DIR...`: the verdicts of several interleaved (or duet) runs of the same series and
+steps, taken together. Each run's blocks and app invocations stay its own (renumbered so that no two runs share one),
+so the interval's standard error comes from all the runs' invocations: three default runs give 6-9 invocations where
+one gives 2-3, and t's degrees of freedom grow with them (docs/statistics.md, "Pooling runs").
+
+Decide how many runs to pool before looking at any of their verdicts: pooling until an interval decides makes a
+false decision more likely than the 5 % stated. The pooled intervals are at 95 % (each run's own looks spent their
+share of the error on that run's early stop, not on the pooled data)."""
+from __future__ import annotations
+
+import json
+import os
+
+from harness.analysis import ladder, stats, trials
+from harness.analysis.steps import read_json
+from harness.analysis.targets import AA_PAIRS, for_series
+from harness.infra.errors import Fatal
+from harness.report import summary_files, verdict_report
+from harness.report.run_text import worker_pool_of
+from harness.report.verdict_sections import TRIALS, VERDICTS
+
+SAME = ("design", "series", "steps", "pairs")   # what every pooled run must share (its design's keys)
+
+
+def read_run(run):
+    """(records, design) of one interleaved or duet run folder; Fatal when it has none."""
+    design = (read_json(os.path.join(run, VERDICTS)) or {}).get("design")
+    if not design or not os.path.isfile(os.path.join(run, TRIALS)):
+        raise Fatal(f"{run}: no {TRIALS} and {VERDICTS} (pool takes the folders of interleaved or duet runs)")
+    with open(os.path.join(run, TRIALS)) as f:
+        return [json.loads(line) for line in f if line.strip()], design
+
+
+def merge(runs):
+    """(records, designs) of RUNS: blocks and invocations renumbered run after run, each record naming its run;
+    Fatal when fewer than two runs are given or they differ in design, series, steps or pairs."""
+    if len(runs) < 2:
+        raise Fatal("pool takes at least two run folders")
+    records, designs, blocks, invocations = [], [], 0, 0
+    for run in runs:
+        recs, design = read_run(run)
+        first = designs[0] if designs else design
+        differ = [k for k in SAME if design.get(k) != first.get(k)]
+        if differ:
+            raise Fatal(f"{run} differs from {runs[0]} in {', '.join(differ)}: pool only runs of the same design")
+        name = os.path.basename(os.path.normpath(run))
+        records += [{**r, "run": name, "block": blocks + r["block"],
+                     "invocation": invocations + r.get("invocation", 0)} for r in recs]
+        own = 1 + max((r.get("invocation", 0) for r in recs), default=-1)
+        blocks += 1 + max((r["block"] for r in recs), default=-1)
+        invocations += own
+        designs.append({**design, "run": name, "invocations": own})
+    return records, designs
+
+
+def pool(out, runs):
+    """The pooled verdicts of RUNS into the folder OUT: trials.jsonl, verdicts.json and the summaries."""
+    records, designs = merge(runs)
+    level, seed = 1 - trials.ALPHA, designs[0]["seed"]
+    result = stats.analyse(records, for_series(designs[0]["series"]), AA_PAIRS, level, seed=seed)
+    result["ladder"] = ladder.analyse(records, level, seed, result["design_broken"] or result["cannot_decide"])
+    machines = [read_json(os.path.join(run, "machine.json"), {}) for run in runs]
+    commits = sorted({m.get("git_commit") for m in machines if m.get("git_commit")})
+    design = {**{k: designs[0][k] for k in SAME}, "pooled": designs, "commits": commits, "level": level,
+              "blocks": sum(d["blocks"] for d in designs), "seconds": sum(d.get("seconds", 0) for d in designs)}
+    os.makedirs(out, exist_ok=True)
+    verdict_report.write(out, records, result, design)
+    rows = verdict_report.rows_of(runs, worker_pool_of(machines[0]))
+    summary_files.write_all(out, rows, {**machines[0], "pooled_runs": [d["run"] for d in designs]})
+    for line in verdict_report.headline(result):
+        print(line)
+    if len(commits) > 1:
+        print(f"warning: the runs are of different commits ({', '.join(commits)}): pool runs of one app and harness")
+    return 0
