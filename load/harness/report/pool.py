@@ -66,7 +66,10 @@ def pool(out, runs):
     os.makedirs(out, exist_ok=True)
     verdict_report.write(out, records, result, design)
     rows = verdict_report.rows_of(runs, worker_pool_of(machines[0]))
-    summary_files.write_all(out, rows, {**machines[0], "pooled_runs": [d["run"] for d in designs]})
+    started = ", ".join(f"{d['run']} ({m.get('started') or '?'})" for d, m in zip(designs, machines, strict=True))
+    summary_files.write_all(out, rows, {**machines[0], "started": f"{len(runs)} runs pooled: {started}",
+                                        "command": f"vtvr-harness report pool {out} {' '.join(runs)}",
+                                        "git_commit": ", ".join(commits)})
     for line in verdict_report.headline(result):
         print(line)
     if len(commits) > 1:
