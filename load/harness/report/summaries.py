@@ -92,7 +92,7 @@ def build(run):
     """RUN's summaries and report from its step folders (RUN/steps/*, or those in RUN/steps.tar.xz)."""
     meta = read_json(os.path.join(run, "machine.json"), {})
     with archive.readable(run) as raw:
-        rows = load_rows(raw, worker_pool_of(meta)) or verdict_report.rows_of(raw, worker_pool_of(meta))
+        rows = load_rows(raw, worker_pool_of(meta)) or verdict_report.rows_of([raw], worker_pool_of(meta))
     if not rows:
         sys.exit(f"no steps found under {run}/steps")
     write_all(run, rows, meta)

@@ -24,10 +24,10 @@ def write(run, records, result, design):
 
 
 def rows_of(runs, worker_pool):
-    """The report's rows of an interleaved run (a folder) or of several pooled ones (a list): per series and step,
-    the median over the blocks' trials."""
+    """The report's rows of interleaved RUNS (their folders: one, or several pooled): per series and step, the median
+    over the blocks' trials."""
     by_block = {}
-    for i, run in enumerate([runs] if isinstance(runs, str) else runs):
+    for i, run in enumerate(runs):
         for d in sorted(glob.glob(os.path.join(run, "trials", "*"))):
             meta = read_json(os.path.join(d, "meta.json"), {})
             if meta:
@@ -37,7 +37,7 @@ def rows_of(runs, worker_pool):
 
 def publish(run, worker_pool):
     """summary.csv/json/md and report.html of an interleaved run (summary_files.write_all, the verdicts on top)."""
-    rows = rows_of(run, worker_pool)
+    rows = rows_of([run], worker_pool)
     if not rows:
         return 1
     summary_files.write_all(run, rows, read_json(os.path.join(run, "machine.json"), {}))
