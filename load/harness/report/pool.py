@@ -8,14 +8,13 @@ false decision more likely than the 5 % stated. The pooled intervals are at 95 %
 share of the error on that run's early stop, not on the pooled data)."""
 from __future__ import annotations
 
-import json
 import os
 
 from harness.analysis import ladder, stats, trials
 from harness.analysis.steps import read_json
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.infra.errors import Fatal
-from harness.report import summary_files, verdict_report
+from harness.report import summary_files, verdict_report, verdict_sections
 from harness.report.run_text import worker_pool_of
 from harness.report.verdict_sections import TRIALS, VERDICTS
 
@@ -27,8 +26,7 @@ def read_run(run):
     design = (read_json(os.path.join(run, VERDICTS)) or {}).get("design")
     if not design or not os.path.isfile(os.path.join(run, TRIALS)):
         raise Fatal(f"{run}: no {TRIALS} and {VERDICTS} (pool takes the folders of interleaved or duet runs)")
-    with open(os.path.join(run, TRIALS)) as f:
-        return [json.loads(line) for line in f if line.strip()], design
+    return verdict_sections.records_of(run), design
 
 
 def merge(runs):

@@ -8,7 +8,7 @@ import os
 import sys
 
 from harness.analysis import profiles
-from harness.report import flamegraph, pages
+from harness.report import flamegraph, pages, verdict_sections
 
 
 def write(run, records, dirs):
@@ -78,8 +78,7 @@ def html_section(data):
 
 def main(argv=None):
     run = (sys.argv[1:] if argv is None else argv)[0]
-    with open(os.path.join(run, "trials.jsonl")) as f:
-        records = [json.loads(line) for line in f]
+    records = verdict_sections.records_of(run)
     with open(os.path.join(run, profiles.OUT, profiles.MEASURED)) as f:
         dirs = [os.path.join(run, line.strip()) for line in f if line.strip()]
     data = write(run, records, dirs)

@@ -30,6 +30,12 @@ def load(run):
     return data
 
 
+def records_of(run):
+    """The trial records RUN's trials.jsonl holds (verdict_report.write wrote them)."""
+    with open(os.path.join(run, TRIALS)) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
 def summary_json(data):
     """The top-level keys summary.json gets from verdicts.json DATA: verdicts, design, design_broken, skipped."""
     if not data:
