@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+import scipy.stats as sps
 
 from harness.analysis import stats, trials
 from harness.analysis.targets import AA_PAIRS, TARGETS, Target, for_series
@@ -84,6 +85,41 @@ def test_invocation_level_interval_covers_when_the_budget_cut_the_last_invocatio
     hits = sum(covers(stats.interval(np.repeat(rng.normal(0, 0.05, len(sizes)), sizes)
                                      + rng.normal(0, 0.05, len(keys)), keys), 1.0) for _ in range(sims))
     assert abs(hits / sims - 0.95) <= tol(0.95, sims)
+
+
+def pooling_coverage(inv_sd, g, k, sims, seed=31):
+    """Synthetic runs of G invocations of K blocks (block sd 1, invocations' sd INV_SD, truth 0): the coverage of the
+    invocation-level 95 % interval, of pooling every block (t on G K - 1 df) when an F test of the invocations does
+    not reject at 25 % or 50 %, and of always pooling; each with its median and mean width against the
+    invocation-level one. docs/statistics.md's table: `.venv/bin/python tests/test_stats.py` (20,000 runs each)."""
+    rng = np.random.default_rng(seed)
+    y = rng.normal(0, inv_sd, (sims, g, 1)) + rng.normal(0, 1, (sims, g, k))
+    means, grand = y.mean(axis=2), y.mean(axis=(1, 2))
+    ssa, sse = k * ((means - grand[:, None]) ** 2).sum(1), ((y - means[:, :, None]) ** 2).sum((1, 2))
+    df_a, df_e = g - 1, g * (k - 1)
+    half_inv = sps.t.ppf(0.975, df_a) * np.sqrt(ssa / df_a / (g * k))
+    half_pool = sps.t.ppf(0.975, df_a + df_e) * np.sqrt((ssa + sse) / (df_a + df_e) / (g * k))
+    f = (ssa / df_a) / (sse / df_e)
+    halves = {"invocation-level": half_inv, "always pooled": half_pool}
+    for alpha in (0.25, 0.50):
+        halves[f"pooled unless F at {alpha:.0%}"] = np.where(f < sps.f.ppf(1 - alpha, df_a, df_e), half_pool, half_inv)
+    return {name: (float((np.abs(grand) <= h).mean()), float(np.median(h) / np.median(half_inv)),
+                   float(h.mean() / half_inv.mean())) for name, h in halves.items()}
+
+
+def test_pooling_blocks_when_invocations_look_alike_under_covers_or_buys_nothing():
+    """docs/statistics.md, "Degrees of freedom from the blocks": 3 invocations of 3 blocks differing as much as the
+    blocks do. Pooling when the F test does not reject at 25 % covers about 91 %; at 50 % it keeps about 95 % but is
+    hardly narrower; the invocation-level interval (stats.interval's, checked against the formula) keeps 95 %."""
+    sims = 4000
+    got = pooling_coverage(1.0, 3, 3, sims)
+    assert abs(got["invocation-level"][0] - 0.95) <= tol(0.95, sims)
+    assert got["pooled unless F at 25%"][0] < 0.95 - tol(0.95, sims)
+    cover50, _, mean_width50 = got["pooled unless F at 50%"]
+    assert abs(cover50 - 0.95) <= tol(0.95, sims) and mean_width50 > 0.95
+    y = np.random.default_rng(32).normal(0, 1, 9)
+    by_formula = sps.t.ppf(0.975, 2) * y.reshape(3, 3).mean(axis=1).std(ddof=1) / math.sqrt(3)
+    assert stats.interval(y, [0, 0, 0, 1, 1, 1, 2, 2, 2]).log_se * sps.t.ppf(0.975, 2) == pytest.approx(by_formula)
 
 
 def test_invocation_se_is_the_spread_of_invocation_means_for_equal_sizes():
@@ -355,3 +391,9 @@ def test_summary_says_what_costs_what_and_what_is_undecided():
     assert "Yardstick: the A/A pair (reactive measured twice" in text
     broken = run(simulate(12, {"reactive-aa": 1.2}, seed=10))
     assert verdict_summary.summary(broken)[0].startswith("The design is broken")
+
+
+if __name__ == "__main__":     # docs/statistics.md's table of pooled degrees of freedom
+    for inv_sd, g, k in ((0, 3, 3), (0.27, 3, 3), (1, 3, 3), (1, 3, 2), (1, 2, 4)):
+        print(f"{g} x {k}, invocations' sd {inv_sd}:", {n: tuple(round(x, 3) for x in v)
+                                                        for n, v in pooling_coverage(inv_sd, g, k, 20000).items()})
