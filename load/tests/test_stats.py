@@ -110,16 +110,14 @@ def pooling_coverage(inv_sd, g, k, sims, seed=31):
 def test_pooling_blocks_when_invocations_look_alike_under_covers_or_buys_nothing():
     """docs/statistics.md, "Degrees of freedom from the blocks": 3 invocations of 3 blocks differing as much as the
     blocks do. Pooling when the F test does not reject at 25 % covers about 91 %; at 50 % it keeps about 95 % but is
-    hardly narrower; the invocation-level interval (stats.interval's, checked against the formula) keeps 95 %."""
+    hardly narrower; the invocation-level interval keeps 95 % (stats.interval's: the test after this one ties its
+    standard error to the same formula)."""
     sims = 4000
     got = pooling_coverage(1.0, 3, 3, sims)
     assert abs(got["invocation-level"][0] - 0.95) <= tol(0.95, sims)
     assert got["pooled unless F at 25%"][0] < 0.95 - tol(0.95, sims)
     cover50, _, mean_width50 = got["pooled unless F at 50%"]
     assert abs(cover50 - 0.95) <= tol(0.95, sims) and mean_width50 > 0.95
-    y = np.random.default_rng(32).normal(0, 1, 9)
-    by_formula = sps.t.ppf(0.975, 2) * y.reshape(3, 3).mean(axis=1).std(ddof=1) / math.sqrt(3)
-    assert stats.interval(y, [0, 0, 0, 1, 1, 1, 2, 2, 2]).log_se * sps.t.ppf(0.975, 2) == pytest.approx(by_formula)
 
 
 def test_invocation_se_is_the_spread_of_invocation_means_for_equal_sizes():
