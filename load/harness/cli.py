@@ -76,8 +76,6 @@ def compare_parser():
     a("--metrics-interval", help="seconds between /q/metrics scrapes in a step (0: none) [0.5]")
     a("--budget", help="an interleaved run's time budget, Go duration [20m; --quick 100s]")
     a("--seed", help="the interleaved design's random order [random, printed]")
-    a("--copies", help="interleaved, duet: apps per series started and warmed together, used by the blocks in turn: "
-      "a restart gives that many invocations (docs/statistics.md) [1]")
     a("--rotate", help="the sequential design's mode order, rotated by N [0]")
     a("--runs", default="1", help="the sequential run N times, then the medians [1]")
     a("--jvm-opts", dest="jvm_opts", action="append", help="SERIES=OPTIONS: extra JVM options of one series' app")

@@ -265,27 +265,6 @@ def test_a_new_allocation_keeps_the_blocks_before_it_and_restarts_at_its_boundar
     assert trials.duration_s(later, 7) > trials.duration_s(plan, 7)      # three more restarts
 
 
-def test_copies_are_invocations_from_one_start_taken_in_turn_by_the_blocks():
-    p = plan(restart_every=2, copies=3)     # a start every 2 rounds of 3 blocks: invocations 0-2, then 3-5
-    assert [trials.invocation(p, b) for b in range(12)] == [0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5]
-    assert [b for b in range(12) if trials.restarts(p, b)] == [0, 6]
-    warm = trials.warm_trials(p, 0)          # the warm round: every copy's block, in its own order
-    assert [t.invocation for t in warm] == [0] * 15 + [1] * 15 + [2] * 15
-    assert warm == trials.round_trials(p, 0) and not trials.warm_trials(p, 3)
-    one = plan(restart_every=2)
-    # 2 starts instead of 6, as many warm blocks (a round of 3 a start instead of 1)
-    assert trials.duration_s(p, 12) - trials.duration_s(one, 12) == pytest.approx(-4 * (5.0 + 30.0) * len(SERIES))
-    # after the first start (3 invocations of 2 blocks), invocations come 3 at a time
-    later = trials.allocate(p, 6, trials.Components(0.04, 0.01, 3, 6), 20, 10, left_s=180, done=(3, 6))
-    assert later.later == (2, 1) and [trials.invocation(later, b) for b in range(6, 12)] == [3, 4, 5, 6, 7, 8]
-    assert trials.best_blocks_per_invocation(trials.Components(0.04, 0.01, 3, 6), 20, 10, left_s=59,
-                                             done=(3, 6), copies=2) == 0   # two invocations need 60 s
-    # a round of records, two copies each: the settling figures take each key's geometric mean
-    first = cpu_recs(0, reactive={"io": 0.2}) + cpu_recs(1, reactive={"io": 0.8})
-    assert trials.settling(cpu_recs(0, reactive={"io": 0.4}), first) == pytest.approx(1.0)
-    assert trials.settle(first, cpu_recs(0, reactive={"io": 0.36}))[0] is False   # 10 % cheaper than 0.4
-
-
 def test_when_no_restart_fits_the_budget_the_running_apps_go_on():
     # the default run of 2026-11-25 (seed 2613): a restart 282 s, a block 74 s, 330 s left after 4 blocks over 2
     # invocations; it planned a restart at block 5 that could not fit and stopped with 5.5 minutes unused

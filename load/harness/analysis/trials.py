@@ -8,10 +8,6 @@ when the run may stop.
 - **Invocations.** Every series' app is restarted every RESTART_EVERY blocks, all at the same block boundary and in
   a random order, so a pair's blocks nest in invocations (stats.interval's invocation level) and JIT/layout luck is
   sampled RUN_BLOCKS / RESTART_EVERY times, not frozen in.
-- **Copies.** With COPIES K > 1 every series runs as K apps started together (K invocations from one start and one
-  warm-up); the blocks take the copies in turn (block b uses copy b % K), so K blocks make a round, restarts fall
-  between rounds and RESTART_EVERY counts a copy's blocks. A restart's cost (start, warm-up, warm blocks) is then
-  shared by K invocations: more of them in a budget, and t on more degrees of freedom.
 - **Warm blocks.** After every restart the apps run whole blocks of trials that are recorded apart and never
   analysed: the last of the warm-up, under the trials' own load, at least WARM_BLOCKS of them and then more until
   the apps have settled (settle(): the block's CPU per request, all series and steps together, fell at most
@@ -36,8 +32,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-from harness.analysis import stats
-
 ALPHA = 0.05
 RHO = 2           # alpha spent up to a look: ALPHA * (blocks / last look's blocks) ** RHO
 MIN_BLOCKS = 8     # with restarts every 2 blocks: 4 invocations, 3 degrees of freedom at the first look
@@ -56,11 +50,10 @@ class Plan:
     pairs: tuple = ()
     warm_blocks: int = 1          # the least warm blocks after a restart (the time model counts these)
     max_warm_blocks: int = 1      # the most, while a series has not settled
-    later: tuple = ()             # (from round, restart every or 0: none): the allocation chosen mid-run (allocate())
-    copies: int = 1               # apps per series started together, used in turn by the blocks (module doc)
+    later: tuple = ()             # (from block, restart every or 0: none): the allocation chosen mid-run (allocate())
 
     def __post_init__(self):
-        if self.restart_every < 1 or self.copies < 1 or self.warm_blocks < 0 or self.max_warm_blocks < self.warm_blocks:
+        if self.restart_every < 1 or self.warm_blocks < 0 or self.max_warm_blocks < self.warm_blocks:
             raise ValueError("restart_every is at least 1, 0 <= warm_blocks <= max_warm_blocks")
         if len(set(self.series)) != len(self.series) or not self.series or not self.steps:
             raise ValueError("series (distinct) and steps must not be empty")
@@ -91,27 +84,21 @@ def _rng(plan, block):
     return np.random.default_rng([plan.seed, block])
 
 
-def start(plan, rnd):
-    """The start (0, 1, ...) whose apps serve round RND (Plan.copies blocks): a restart every Plan.restart_every
-    rounds, from Plan.later's round on every Plan.later's rounds (a round that is a restart boundary either way)."""
-    if plan.later and rnd >= plan.later[0]:
-        first, every = plan.later
-        if not every:                 # no further restart fits the budget: the apps running go on
-            return (first - 1) // plan.restart_every
-        return -(-first // plan.restart_every) + (rnd - first) // every
-    return rnd // plan.restart_every
-
-
 def invocation(plan, block):
-    """The app invocation (0, 1, ...) every series uses in BLOCK: its start's copy block % Plan.copies."""
-    return start(plan, block // plan.copies) * plan.copies + block % plan.copies
+    """The app invocation (0, 1, ...) every series uses in BLOCK: a restart every Plan.restart_every blocks, from
+    Plan.later's block on every Plan.later's blocks (a block count that is a restart boundary either way)."""
+    if plan.later and block >= plan.later[0]:
+        start, every = plan.later
+        if not every:                 # no further restart fits the budget: the apps running go on
+            return (start - 1) // plan.restart_every
+        return -(-start // plan.restart_every) + (block - start) // every
+    return block // plan.restart_every
 
 
 def restarts(plan, block):
-    """The series whose apps (every copy) are restarted (and warmed) before BLOCK, in the order to do it; [] when
-    none. Block 0 starts every app (the runner's first start, in this order too)."""
-    rnd = block // plan.copies
-    if block % plan.copies or (rnd and start(plan, rnd) == start(plan, rnd - 1)):
+    """The series whose app is restarted (and warmed) before BLOCK, in the order to do it; [] when none. Block 0
+    starts every app (the runner's first start, in this order too)."""
+    if block and invocation(plan, block) == invocation(plan, block - 1):
         return []
     return [plan.series[i] for i in _rng(plan, block).permutation(len(plan.series))]
 
@@ -131,15 +118,10 @@ def block_trials(plan, block):
     return out
 
 
-def round_trials(plan, block):
-    """[Trial] of the round starting at BLOCK: its Plan.copies blocks, one per copy."""
-    return [t for b in range(block, block + plan.copies) for t in block_trials(plan, b)]
-
-
 def warm_trials(plan, block):
     """[Trial] of the warm blocks run before BLOCK (after its restarts; [] when BLOCK restarts nothing): the
-    round's own trials and order, repeated WARM_BLOCKS times."""
-    return round_trials(plan, block) * plan.warm_blocks if restarts(plan, block) else []
+    block's own trials and order, repeated WARM_BLOCKS times."""
+    return block_trials(plan, block) * plan.warm_blocks if restarts(plan, block) else []
 
 
 def schedule(plan, blocks):
@@ -173,7 +155,7 @@ def duration_s(plan, blocks, timing=Timing()):
     n_restarts = sum(1 for b in range(blocks) if restarts(plan, b))
     restart = timing.start_s + timing.warmup_s
     per_restart = restart if timing.warm_together else restart * len(plan.series)
-    return (blocks + n_restarts * plan.warm_blocks * plan.copies) * per_block * per_trial + n_restarts * per_restart
+    return (blocks + n_restarts * plan.warm_blocks) * per_block * per_trial + n_restarts * per_restart
 
 
 def max_blocks(plan, budget_s, timing=Timing()):
@@ -222,13 +204,13 @@ def look_at(plan_looks, blocks, budget_left):
     return None
 
 
-def moved_look(plan_looks, blocks, budget_left, step=1):
+def moved_look(plan_looks, blocks, budget_left):
     """PLAN_LOOKS, or, for a plan of one look reached after BLOCKS blocks with BUDGET_LEFT (the time model foresaw
     fewer blocks than the budget holds: a restart cheaper than estimated, fewer of them after the allocation), that
     look moved one block on: one look spends the whole error rate wherever it is, so it is taken when the budget
-    ends rather than with time left; STEP blocks on with copies (a round)."""
+    ends rather than with time left."""
     if len(plan_looks) == 1 and blocks == plan_looks[0] and budget_left:
-        return [blocks + step]
+        return [blocks + 1]
     return plan_looks
 
 
@@ -268,21 +250,7 @@ def components(log_ratios, invocations):
     return Components(between, within, len(groups), len(log_ratios))
 
 
-def components_of(records, pairs, steps):
-    """components() of RECORDS' per-block log ratios of CPU per request for PAIRS at STEPS, each pair and step
-    centred on its mean (a pair's blocks grouped by invocation)."""
-    ys, keys = [], []
-    for a, b in dict.fromkeys(pairs):
-        for sc, rate in steps:
-            pr = stats.pair(records, a, b, sc, rate, "cpu_ms_per_req")
-            if pr.log_ratios:
-                m = statistics.fmean(pr.log_ratios)
-                ys += [y - m for y in pr.log_ratios]
-                keys += [(a, b, sc, rate, inv) for inv in pr.invocations]
-    return components(ys, keys)
-
-
-def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None, done=(0, 0), copies=1):
+def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None, done=(0, 0)):
     """Blocks per invocation that make the interval narrowest, an invocation costing INVOCATION_S (start, warm-up,
     warm blocks) and a block BLOCK_S. Without LEFT_S: Kalibera and Jones' optimum for the mean's variance
     (between / I + within / (I B)) in a given time, B = sqrt(INVOCATION_S within / (BLOCK_S between)), rounded,
@@ -290,9 +258,8 @@ def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None,
     (invocations, blocks) so far: the B of 1..MOST whose run ends with the narrowest t interval, t's quantile on
     I - 1 degrees of freedom (the intervals' standard error is the invocations'), so a few long invocations lose to
     more short ones unless the blocks inside one vary much more than the invocations; 0 when not one more invocation
-    fits in LEFT_S (no more restarts: the running apps go on with the blocks that fit). With COPIES, invocations come
-    COPIES at a time (one start, INVOCATION_S being its cost shared by each)."""
-    if left_s is not None and left_s < copies * (invocation_s + block_s):
+    fits in LEFT_S (no more restarts: the running apps go on with the blocks that fit)."""
+    if left_s is not None and left_s < invocation_s + block_s:
         return 0
     if left_s is None:
         if comp.between <= 0:
@@ -300,7 +267,7 @@ def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None,
         return max(1, min(most, round(math.sqrt(invocation_s * comp.within / (block_s * comp.between)))))
 
     def half_width(b):
-        new = copies * int(left_s // (copies * (invocation_s + b * block_s)))
+        new = int(left_s // (invocation_s + b * block_s))
         n_inv, n_blocks = done[0] + new, done[1] + new * b
         if n_inv < 2:
             return math.inf
@@ -309,9 +276,9 @@ def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None,
 
 
 def allocate(plan, block, comp, invocation_s, block_s, left_s=None, done=(0, 0)):
-    """PLAN with restarts every best_blocks_per_invocation() rounds from BLOCK (a restart boundary) on."""
-    return dataclasses.replace(plan, later=(block // plan.copies, best_blocks_per_invocation(
-        comp, invocation_s, block_s, left_s=left_s, done=done, copies=plan.copies)))
+    """PLAN with restarts every best_blocks_per_invocation() blocks from BLOCK (a restart boundary) on."""
+    return dataclasses.replace(plan, later=(block, best_blocks_per_invocation(comp, invocation_s, block_s,
+                                                                              left_s=left_s, done=done)))
 
 
 def settle(prev, last, within=SETTLE_WITHIN):
@@ -322,7 +289,9 @@ def settle(prev, last, within=SETTLE_WITHIN):
     one 3 s trial moves 20-80 % here and a block's mean over its trials far less: the rule it replaces (every step of
     every series within 10 %) took noise for warming and ran the most warm blocks after every start (default run,
     seed 2611: 3 of 3 each time, 245 s a restart)."""
-    a, b = _cpu(prev), _cpu(last)
+    def cpu(recs):
+        return {(r["series"], r["scenario"], r["rate"]): r["cpu_ms_per_req"] for r in recs}
+    a, b = cpu(prev), cpu(last)
     logs, complete = {}, bool(a) and bool(b)
     for key in sorted(set(a) | set(b)):
         x, y = a.get(key), b.get(key)
@@ -336,18 +305,11 @@ def settle(prev, last, within=SETTLE_WITHIN):
     return settled, {series: math.exp(statistics.fmean(ys)) - 1 if ys else None for series, ys in logs.items()}
 
 
-def _cpu(recs):
-    """{(series, scenario, rate): CPU per request} of RECS, the geometric mean over its copies' trials."""
-    logs = {}
-    for r in recs:
-        if r["cpu_ms_per_req"]:
-            logs.setdefault((r["series"], r["scenario"], r["rate"]), []).append(math.log(r["cpu_ms_per_req"]))
-    return {k: math.exp(statistics.fmean(ys)) for k, ys in logs.items()}
-
-
-def settling(warm, first):
-    """The median over series and steps of the last warm round's CPU per request over the same series' and step's
-    in FIRST (the first measured round after a start): about 1 when the warm blocks left the apps steady."""
-    a, b = _cpu(warm), _cpu(first)
-    ratios = [a[k] / b[k] for k in a if k in b]
+def settling(warm, measured, block):
+    """The median over series and steps of a warm trial's CPU per request over the same series' and step's in
+    BLOCK (the first measured block after a start): about 1 when the warm block left the apps steady."""
+    first = {(r["series"], r["scenario"], r["rate"]): r["cpu_ms_per_req"] for r in measured
+             if r["block"] == block and r["cpu_ms_per_req"]}
+    ratios = [r["cpu_ms_per_req"] / first[k] for r in warm if r["block"] == block and r["cpu_ms_per_req"]
+              and (k := (r["series"], r["scenario"], r["rate"])) in first]
     return statistics.median(ratios) if ratios else float("nan")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import statistics
 import time
 
 from harness.analysis import ladder, model, profiles, speed, stats, steps, trials
@@ -33,7 +32,7 @@ class Interleaved:
         self.scrape_ms = None
         self.seed = s.seed
         self.tplan, self.tools = trial_plan(s, self.seed)
-        self.apps = {}             # (series, copy) -> App
+        self.apps = {}
         self.records = []
         self.warm_records = []     # the warm blocks' trials (trials.Plan.warm_blocks): kept, never analysed
         self.warm_log = []
@@ -62,19 +61,18 @@ class Interleaved:
         aot = [f"-XX:AOTCache={self.aot}", "-XX:AOTMode=on"] if self.aot and not self.sys.bare(series) else []
         return [*self.s.app_java_opts.split(), *attach, *aot, *self.s.jvm_opts.get(series, "").split()]
 
-    def start_apps(self, names, block):
-        """Starts the apps of NAMES (every copy) for BLOCK at once, fresh processes; waits until each is ready."""
+    def start_apps(self, names, invocation):
+        """Starts the apps of NAMES at once (fresh processes) and waits until each is ready."""
         started = []
         for series in names:
-            for c in range(self.tplan.copies):
-                port, invocation = procs.free_port(), trials.invocation(self.tplan, block + c)
-                proc = self.sys.start_app(f"app {series}", port, self.delay_port,
-                                          os.path.join(self.out, "logs", f"app-{series}-{invocation}.log"), series,
-                                          java_opts=self.java_opts(series))
-                started.append(App(series, proc, f"http://127.0.0.1:{port}", invocation))
-                self.apps[(series, c)] = started[-1]
+            port = procs.free_port()
+            proc = self.sys.start_app(f"app {series}", port, self.delay_port,
+                                      os.path.join(self.out, "logs", f"app-{series}-{invocation}.log"), series,
+                                      java_opts=self.java_opts(series))
+            started.append(App(series, proc, f"http://127.0.0.1:{port}", invocation))
         for app in started:
             self.sys.wait_app(app.proc, app.url, app.series, 180, app.series)
+            self.apps[app.series] = app
         log(f"apps ready: {', '.join(f'{a.series} (pid {a.pid})' for a in started)}")
         scraped = [a for a in started if self.sys.metrics_url(a.url, a.series)]
         if self.scrape_ms is None and scraped:
@@ -90,16 +88,18 @@ class Interleaved:
         """Fresh apps of NAMES before BLOCK, warmed, then the block's warm trials (trials.warm_trials); whether they
         settled the apps is judged by the block after them (run's settle())."""
         t0 = time.monotonic()
-        for key in [k for k in self.apps if k[0] in names]:
-            self.ps.stop(self.apps.pop(key).proc, grace_s=10)
-        started = self.start_apps(names, block)
+        for series in names:
+            old = self.apps.pop(series, None)
+            if old:
+                self.ps.stop(old.proc, grace_s=10)
+        started = self.start_apps(names, trials.invocation(self.tplan, block))
         self.warm(started)
         self.settling_due = True
         warm = self.last_warm = [r for t in trials.warm_trials(self.tplan, block)
                                  if all(serves(x, t.scenario) for x in t.series) for r in self.trial(t, kind="w")]
         self.warm_records += warm
         for app in started:
-            mine = [r for r in warm if (r["series"], r["invocation"]) == (app.series, app.invocation)]
+            mine = [r for r in warm if r["series"] == app.series]
             entry = {"series": app.series, "invocation": app.invocation, "warm_blocks": self.tplan.warm_blocks,
                      "settled": None, "change": None,
                      "cpu_ms_per_req": {f"{r['scenario']} {r['rate']:g}": r["cpu_ms_per_req"] for r in mine},
@@ -116,26 +116,31 @@ class Interleaved:
         request, each pair and step centred on its mean) and the measured cost of a restart and of a block choose
         the blocks per invocation for the rest (trials.allocate); printed, and kept for the report."""
         tp = self.tplan
-        first = tp.restart_every * tp.copies * (2 if tp.copies == 1 else 1)   # blocks of two invocations or more
-        if tp.later or self.s.quick or tp.restart_every >= 10 ** 6 or blocks != first:
+        if tp.later or self.s.quick or tp.restart_every >= 10 ** 6 or blocks != 2 * tp.restart_every:
             return
         pairs = [p for p in AA_PAIRS if all(x in tp.series for x in p)] + [tuple(t.series) for t in
                                                                           for_series(tp.series)]
-        comp = trials.components_of(self.records, pairs, tp.steps)
+        ys, keys = [], []
+        for a, b in dict.fromkeys(pairs):
+            for sc, rate in tp.steps:
+                pr = stats.pair(self.records, a, b, sc, rate, "cpu_ms_per_req")
+                if pr.log_ratios:
+                    m = sum(pr.log_ratios) / len(pr.log_ratios)
+                    ys += [y - m for y in pr.log_ratios]
+                    keys += [(a, b, sc, rate, inv) for inv in pr.invocations]
+        comp = trials.components(ys, keys)
         if comp is None:
             return
-        inv_s, block_s = mean(self.restart_s) / tp.copies, mean(self.block_s)
+        inv_s, block_s = self.mean(self.restart_s), self.mean(self.block_s)
         left = self.deadline - time.monotonic()
         self.tplan = trials.allocate(tp, blocks, comp, inv_s, block_s, left_s=left,
                                      done=(trials.invocation(tp, blocks - 1) + 1, blocks))
         self.allocation = {"after_blocks": blocks, "between_sd": round(math.sqrt(comp.between), 4),
                            "within_sd": round(math.sqrt(comp.within), 4), "invocation_s": round(inv_s, 1),
-                           "block_s": round(block_s, 1), "left_s": round(left),
-                           "restart_every": self.tplan.later[1] * tp.copies}
+                           "block_s": round(block_s, 1), "left_s": round(left), "restart_every": self.tplan.later[1]}
         log(f"noise after {blocks} blocks (log ratios of CPU per request): between invocations sd "
             f"{math.sqrt(comp.between):.3f}, between blocks of one sd {math.sqrt(comp.within):.3f}; a restart costs "
-            f"{inv_s:.0f} s, a block {block_s:.0f} s: " + (f"restarting every {self.tplan.later[1] * tp.copies} blocks "
-            "from here "
+            f"{inv_s:.0f} s, a block {block_s:.0f} s: " + (f"restarting every {self.tplan.later[1]} blocks from here "
             f"narrows the intervals most for the {left / 60:.1f} min left (Kalibera and Jones, with t's degrees of "
             "freedom: one per invocation)" if self.tplan.later[1] else f"no restart fits the {left / 60:.1f} min left: "
             "the running apps go on"))
@@ -145,26 +150,24 @@ class Interleaved:
         block) or the warm-up reached Plan.max_warm_blocks; else RECS become one more warm block. The warm-up log
         gets each series' warm blocks and change; at the end a series still getting cheaper is flagged."""
         settled, changes = trials.settle(self.last_warm, recs)
-        entries = self.warm_log[-len(self.tplan.series) * self.tplan.copies:]
-        done = settled or max(e["warm_blocks"] for e in entries) >= self.tplan.max_warm_blocks
-        for e in entries:
-            if e["series"] in changes:
-                change = changes[e["series"]]
-                e.update(change=None if change is None else round(change, 3),
-                         settled=settled or (change is not None and change >= -trials.SETTLE_WITHIN))
+        entries = {e["series"]: e for e in self.warm_log[-len(self.tplan.series):]}
+        done = settled or max(e["warm_blocks"] for e in entries.values()) >= self.tplan.max_warm_blocks
+        for series, change in changes.items():
+            if series in entries:
+                entries[series].update(change=None if change is None else round(change, 3),
+                                       settled=settled or (change is not None and change >= -trials.SETTLE_WITHIN))
         log("CPU per request from the last warm block (geometric mean over steps): " + ", ".join(
             f"{x} {100 * c:+.0f} %" if c is not None else f"{x} n/a" for x, c in changes.items())
             + f"; settled: {settled} (all together fell at most {100 * trials.SETTLE_WITHIN:.0f} %)"
             + ("" if done else ": this block counts as one more warm block"))
         if not done:
-            for e in entries:
+            for e in entries.values():
                 e["warm_blocks"] += 1
             self.warm_records += recs
             self.last_warm = recs
         elif not settled:
             log("warm-up: NOT SETTLED at the most warm blocks; still getting cheaper: " + (", ".join(
-                dict.fromkeys(e["series"] for e in entries if e["settled"] is False)) or "no one series alone")
-                + " (flagged)")
+                x for x, e in entries.items() if e["settled"] is False) or "no one series alone") + " (flagged)")
         return done
 
     # ------------------------------------------------------------------------------------------ warm-up
@@ -209,7 +212,7 @@ class Interleaved:
         each = level if len(t.series) == 1 or tool == "hey" else max(1, level // 2)   # a duet shares the rate
         run = []
         for rec, series in zip(t.records(), t.series, strict=True):
-            app = self.apps[(series, t.block % self.tplan.copies)]
+            app = self.apps[series]
             self.n += 1
             d = os.path.join(self.out, "trials", f"{self.n:04d}-{kind}{t.block:02d}-{t.scenario}-{level}-{series}")
             os.makedirs(d, exist_ok=True)
@@ -289,14 +292,12 @@ class Interleaved:
                                           lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
         tm = timing(s, len(tp.series))
         n_max = trials.max_blocks(tp, s.budget_s - (time.monotonic() - t_run) - 20, tm)
-        plan_looks = [max(QUICK_BLOCKS, n_max)] if s.quick else sorted(
-            {-(-n // tp.copies) * tp.copies for n in trials.looks(trials.MIN_BLOCKS, n_max)})   # whole rounds
+        plan_looks = [max(QUICK_BLOCKS, n_max)] if s.quick else trials.looks(trials.MIN_BLOCKS, n_max)
         units = len(tp.pairs or tp.series)
         log(f"design {s.design}: series [{' '.join(tp.series)}], steps "
             f"[{', '.join(f'{sc} {lv:g}{unit(self.tools[(sc, lv)])}' for sc, lv in tp.steps)}], "
-            f"{units * len(tp.steps)} trials of {s.duration} a block, {tp.copies} app(s) a series used in turn, "
-            f"restarted every {tp.restart_every * tp.copies} blocks; budget {s.budget_s / 60:.0f} min: about "
-            f"{n_max} blocks, looks at {plan_looks or 'none'}")
+            f"{units * len(tp.steps)} trials of {s.duration} a block, apps restarted every {tp.restart_every} "
+            f"blocks; budget {s.budget_s / 60:.0f} min: about {n_max} blocks, looks at {plan_looks or 'none'}")
         blocks, result, level, warming = 0, None, None, False
         while True:
             names = [] if warming else trials.restarts(tp, blocks)
@@ -306,14 +307,14 @@ class Interleaved:
                 self.restart(names, blocks)
                 if not os.path.exists(os.path.join(self.out, "machine.json")):   # an app's settings, not the bare's
                     first = min(names, key=self.sys.bare)
-                    self.sys.write_facts(self.apps[(first, 0)].url, started, self.cmdline)
+                    self.sys.write_facts(self.apps[first].url, started, self.cmdline)
             t_block, self.block_dirs = time.monotonic(), []
-            recs = [r for t in trials.round_trials(tp, blocks) if all(serves(x, t.scenario) for x in t.series)
-                    for r in self.trial(t)]   # the floor has no db, a rung no fanout; a block per copy
+            recs = [r for t in trials.block_trials(tp, blocks) if all(serves(x, t.scenario) for x in t.series)
+                    for r in self.trial(t)]   # the floor has no db, a rung no fanout
             warming = bool(names or warming) and tp.max_warm_blocks > tp.warm_blocks and not self.settle(recs)
             if warming:      # a restart costs its extra warm blocks too (reallocate weighs it)
                 self.restart_s[-1] += time.monotonic() - t_block
-                if deadline - time.monotonic() < mean(self.block_s) * tp.copies:
+                if deadline - time.monotonic() < self.mean(self.block_s or [0]):
                     log("the budget ends during the warm-up: no measured block")
                     break
                 continue
@@ -321,18 +322,18 @@ class Interleaved:
             self.measured_dirs += self.block_dirs
             if self.settling_due and tp.warm_blocks:
                 self.settling_due = False
-                self.settling.append(round(trials.settling(self.last_warm, recs), 3))
+                self.settling.append(round(trials.settling(self.last_warm, self.records, blocks), 3))
                 log(f"warm block / first measured block after the start, CPU per request: median "
                     f"{self.settling[-1]:.2f}x over every series and step")
-            blocks += tp.copies
-            self.block_s.append((time.monotonic() - t_block) / tp.copies)
+            blocks += 1
+            self.block_s.append(time.monotonic() - t_block)
             self.reallocate(blocks)
             tp = self.tplan
             left = deadline - time.monotonic()
-            need = mean(self.block_s) * tp.copies + (mean(self.restart_s) if trials.restarts(tp, blocks) else 0)
+            need = self.mean(self.block_s) + (self.mean(self.restart_s) if trials.restarts(tp, blocks) else 0)
             budget_left = left >= need or (s.quick and blocks < QUICK_BLOCKS)
             if not s.quick:
-                plan_looks = trials.moved_look(plan_looks, blocks, budget_left, tp.copies)
+                plan_looks = trials.moved_look(plan_looks, blocks, budget_left)
             level = trials.look_at(plan_looks, blocks, budget_left)
             status = f"block {blocks} done in {self.block_s[-1]:.0f} s, {left / 60:.1f} min of the budget left"
             if level is not None:
@@ -360,8 +361,7 @@ class Interleaved:
             f.writelines(json.dumps(r) + "\n" for r in self.warm_records)
         verdict_report.write(self.out, self.records, result, {
             "design": s.design, "series": list(tp.series), "steps": [[*st, self.tools[st]] for st in tp.steps],
-            "pairs": [list(p) for p in tp.pairs], "seed": self.seed, "restart_every": tp.restart_every * tp.copies,
-            "copies": tp.copies,
+            "pairs": [list(p) for p in tp.pairs], "seed": self.seed, "restart_every": tp.restart_every,
             "warm_blocks": tp.warm_blocks, "warmups": self.warmups, "warmup_jit_pct": s.warmup_jit_pct,
             "warmup_max_s": s.warmup_max_s, **speed.reading(self.records),
             "blocks": blocks, "looks": plan_looks, "level": level, "budget_s": s.budget_s,
@@ -376,9 +376,9 @@ class Interleaved:
             log(line)
         return rc
 
-
-def mean(xs):
-    return statistics.fmean(xs) if xs else 0.0
+    @staticmethod
+    def mean(xs):
+        return sum(xs) / len(xs) if xs else 0.0
 
 
 WORKER_POOL = 200   # quarkus.thread-pool.max-threads of the app, for the worker rows' Little's-law ceiling

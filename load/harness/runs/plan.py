@@ -130,7 +130,6 @@ class Settings:
     jvm_opts: dict = field(default_factory=dict)   # series -> extra JVM options of its app (--jvm-opts)
     seed: int = 0
     restart_every: int = 2
-    copies: int = 1              # interleaved, duet: apps per series started together (trials.py)
     scenarios_given: bool = False
     modes_given: bool = False
     env: dict = field(default_factory=dict)   # the scenario parameters given (DELAY, IO_CALLS, ...) and app settings
@@ -164,7 +163,11 @@ def _csv(text):
 
 
 def _ints(text, what):
-    return tuple(_whole(v, "rates and concurrency levels are positive integers", 1) for v in _csv(text))
+    vals = _csv(text)
+    for v in vals:
+        if not re.fullmatch(r"[1-9][0-9]*", v):
+            raise Fatal(f"rates and concurrency levels are positive integers, got '{v}'")
+    return tuple(int(v) for v in vals)
 
 
 def _duration_ms(text, what):
@@ -172,12 +175,6 @@ def _duration_ms(text, what):
         return parse_ms(text)
     except ValueError:
         raise Fatal(f"{what}, got '{text}'") from None
-
-
-def _whole(text, what, least=0):
-    if not re.fullmatch(r"[0-9]+", str(text)) or int(text) < least:
-        raise Fatal(f"{what}, got '{text}'")
-    return int(text)
 
 
 def flag(args, name, default=None):
@@ -240,13 +237,21 @@ def settings(args, rng=random):
     s.env = env
     # the settings of the app that a preset names (E2, E3: the reactive cpu guard) reach every app it starts
     s.app_env = {k: v for k, v in env.items() if k.startswith(("BENCH_", "QUARKUS_"))}
-    s.settle_s = _whole(flag(args, "settle", "0"), "--settle is whole seconds")
+    if not re.fullmatch(r"[0-9]+", str(flag(args, "settle", "0"))):
+        raise Fatal(f"--settle is whole seconds, got '{args.settle}'")
+    s.settle_s = int(flag(args, "settle", "0"))
     s.app_java_opts = flag(args, "app_java_opts", s.app_java_opts)
     s.delay_java_opts = flag(args, "delay_java_opts", s.delay_java_opts)
     s.metrics_interval = flag(args, "metrics_interval", "0.5")
-    s.warmup_max_s = _whole(s.warmup_max_s, "--warmup-max is whole seconds")
-    s.warmup_scale = _whole(flag(args, "warmup_scale", "100"), "--warmup-scale is a positive whole percentage", 1)
-    s.warmup_jit_pct = _whole(flag(args, "warmup_jit_pct", "5"), "--warmup-jit-pct is a whole percentage")
+    if not re.fullmatch(r"[0-9]+", str(s.warmup_max_s)):
+        raise Fatal(f"--warmup-max is whole seconds, got '{s.warmup_max_s}'")
+    s.warmup_max_s = int(s.warmup_max_s)
+    scale, jit = flag(args, "warmup_scale", "100"), flag(args, "warmup_jit_pct", "5")
+    if not re.fullmatch(r"[1-9][0-9]*", scale):
+        raise Fatal(f"--warmup-scale is a positive whole percentage, got '{scale}'")
+    if not re.fullmatch(r"[0-9]+", jit):
+        raise Fatal(f"--warmup-jit-pct is a whole percentage, got '{jit}'")
+    s.warmup_scale, s.warmup_jit_pct = int(scale), int(jit)
     s.duration_ms = _duration_ms(s.duration, "--duration must be a Go duration like 5s or 1m")
     s.warmup_ms = _duration_ms(s.warmup, "--warmup must be a Go duration like 10s")
     s.ramp_ms = _duration_ms(ramp, "--ramp-in must be a Go duration like 1s or 0s")
@@ -293,9 +298,6 @@ def design_opts(s, args, experiment, preset):
     if args.budget:
         s.budget_s = _duration_ms(args.budget, "--budget must be a Go duration like 20m or 90s") / 1000
     s.restart_every = preset.get("restart_every", s.restart_every)
-    s.copies = _whole(args.copies or "1", "--copies is a whole number of apps per series, at least 1", 1)
-    if s.copies > 1 and (s.quick or s.design == "sequential"):
-        raise Fatal("--copies: the interleaved and duet designs' restarts, without --quick")
     for item in args.jvm_opts or ():
         name, eq, opts = item.partition("=")
         if not eq or not name or not opts.strip():

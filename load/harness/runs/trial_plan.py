@@ -92,8 +92,7 @@ def trial_plan(s, seed):
     if s.design == "duet" and not pairs:
         raise Fatal("--design duet: no target compares two of the chosen series")
     warm = (1, 1) if s.quick else (1, MAX_WARM_BLOCKS)
-    return trials.Plan(series, tuple((sc, float(lv)) for sc, _, lv in st), seed, s.restart_every, pairs, *warm,
-                       copies=s.copies), \
+    return trials.Plan(series, tuple((sc, float(lv)) for sc, _, lv in st), seed, s.restart_every, pairs, *warm), \
         {(sc, float(lv)): tool for sc, tool, lv in st}
 
 
