@@ -56,6 +56,24 @@ def test_pooled_intervals_count_every_runs_invocations_and_narrow(tmp_path):
     assert "Pooled: 3 runs" in md and "12 blocks over 6 invocations" in md and "Run r2: Design: interleaved" in md
 
 
+def test_the_pooled_runs_measure_the_noise_and_what_one_run_of_i_invocations_can_resolve(tmp_path, capsys):
+    # the synthetic runs: a block's log ratio varies by sqrt(2) x 0.03 (trial noise; the block's drift cancels),
+    # an invocation's by sqrt(2) x 0.01 (its apps' luck)
+    runs = [run_folder(tmp_path / f"r{i}", seed=i, blocks=8) for i in (1, 2, 3, 4)]
+    out = tmp_path / "pooled"
+    assert summaries.main(["pool", str(out), *runs]) == 0
+    noise = json.loads((out / "verdicts.json").read_text())["design"]["noise"]
+    assert [n["pair"] for n in noise] == [["reactive-aa", "reactive"], ["virtual", "reactive"]]
+    for n in noise:
+        assert n["step"] == ["io", 2500.0] and (n["invocations"], n["blocks"]) == (16, 32)
+        assert 0.03 < n["within_sd"] < 0.065 and n["between_sd"] < 0.04
+        widths = [n["half_width"][str(i)] for i in pool.RUN_INVOCATIONS]   # JSON keys are strings
+        assert all(floor <= w for w, floor in widths)
+        assert [w for w, _ in widths] == sorted((w for w, _ in widths), reverse=True)   # more invocations, narrower
+    assert "noise of virtual / reactive at io 2500 (CPU per request, over 16 invocations and 32 blocks)" \
+        in capsys.readouterr().out
+
+
 def test_runs_that_differ_or_are_missing_are_clear_errors(tmp_path, capsys):
     a = run_folder(tmp_path / "a")
     b = run_folder(tmp_path / "b", modes="reactive")

@@ -256,6 +256,15 @@ def test_with_the_budget_left_the_allocation_counts_the_intervals_degrees_of_fre
     assert trials.best_blocks_per_invocation(comp, 25, 9, left_s=30, done=(1, 2)) == 0
 
 
+def test_the_half_width_a_run_can_reach_and_its_floor_over_infinitely_many_blocks():
+    comp = trials.Components(0.06 ** 2, 0.10 ** 2, 81, 207)     # the 5-minute A/A noise of 2026-11-27, rounded
+    t2 = 4.302652729911275                                       # t's 97.5 % quantile on 2 degrees of freedom
+    assert trials.half_width(comp, 3, 9) == pytest.approx(math.exp(t2 * math.sqrt(0.0036 / 3 + 0.01 / 9)) - 1)
+    assert trials.half_width(comp, 3) == pytest.approx(math.exp(t2 * 0.06 / math.sqrt(3)) - 1)   # 16.1 %
+    assert trials.half_width(comp, 3) < trials.half_width(comp, 3, 9) and trials.half_width(comp, 1) == math.inf
+    assert trials.half_width(trials.Components(0.0, 0.01, 9, 27), 3) == 0.0   # no invocation noise: no floor
+
+
 def test_a_new_allocation_keeps_the_blocks_before_it_and_restarts_at_its_boundaries():
     plan = trials.Plan(("a", "b"), (("io", 100.0),), seed=1, restart_every=2)
     later = trials.allocate(plan, 4, trials.Components(0.04, 0.01, 2, 4), 40, 10)   # every block from block 4

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
+from harness.analysis import stats
+
 ALPHA = 0.05
 RHO = 2           # alpha spent up to a look: ALPHA * (blocks / last look's blocks) ** RHO
 MIN_BLOCKS = 8     # with restarts every 2 blocks: 4 invocations, 3 degrees of freedom at the first look
@@ -250,6 +252,30 @@ def components(log_ratios, invocations):
     return Components(between, within, len(groups), len(log_ratios))
 
 
+def components_of(records, pairs, steps):
+    """components() of RECORDS' per-block log ratios of CPU per request for PAIRS at STEPS [(scenario, rate)], each
+    pair and step centred on its mean, a pair's blocks grouped by invocation."""
+    ys, keys = [], []
+    for a, b in dict.fromkeys(pairs):
+        for sc, rate in steps:
+            pr = stats.pair(records, a, b, sc, rate, "cpu_ms_per_req")
+            if pr.log_ratios:
+                m = statistics.fmean(pr.log_ratios)
+                ys += [y - m for y in pr.log_ratios]
+                keys += [(a, b, sc, rate, inv) for inv in pr.invocations]
+    return components(ys, keys)
+
+
+def half_width(comp, n_inv, n_blocks=math.inf, level=1 - ALPHA):
+    """The relative half-width (0.10 = +-10 %) the noise COMP leaves to an interval over N_INV invocations and
+    N_BLOCKS blocks in all (stats.interval's: t on N_INV - 1 degrees of freedom); with N_BLOCKS infinite, the floor
+    no number of blocks inside the invocations gets under. inf below 2 invocations."""
+    if n_inv < 2:
+        return math.inf
+    return math.exp(sps.t.ppf(1 - (1 - level) / 2, n_inv - 1)
+                    * math.sqrt(comp.between / n_inv + comp.within / n_blocks)) - 1
+
+
 def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None, done=(0, 0)):
     """Blocks per invocation that make the interval narrowest, an invocation costing INVOCATION_S (start, warm-up,
     warm blocks) and a block BLOCK_S. Without LEFT_S: Kalibera and Jones' optimum for the mean's variance
@@ -266,13 +292,10 @@ def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None,
             return most
         return max(1, min(most, round(math.sqrt(invocation_s * comp.within / (block_s * comp.between)))))
 
-    def half_width(b):
+    def width(b):
         new = int(left_s // (invocation_s + b * block_s))
-        n_inv, n_blocks = done[0] + new, done[1] + new * b
-        if n_inv < 2:
-            return math.inf
-        return sps.t.ppf(0.975, n_inv - 1) * math.sqrt(comp.between / n_inv + comp.within / n_blocks)
-    return min(range(1, most + 1), key=lambda b: (half_width(b), -b))
+        return half_width(comp, done[0] + new, done[1] + new * b)
+    return min(range(1, most + 1), key=lambda b: (width(b), -b))
 
 
 def allocate(plan, block, comp, invocation_s, block_s, left_s=None, done=(0, 0)):

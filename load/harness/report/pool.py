@@ -5,9 +5,15 @@ one gives 2-3, and t's degrees of freedom grow with them (docs/statistics.md, "P
 
 Decide how many runs to pool before looking at any of their verdicts: pooling until an interval decides makes a
 false decision more likely than the 5 % stated. The pooled intervals are at 95 % (each run's own looks spent their
-share of the error on that run's early stop, not on the pooled data)."""
+share of the error on that run's early stop, not on the pooled data).
+
+The pooled runs also measure the machine's noise better than one run can: per pair and step, Kalibera and Jones'
+two components (between app invocations, between blocks inside one) over every pooled invocation, and the half-width
+they leave to one run of I invocations, with the runs' blocks per invocation and with any number of them (the floor
+that only more invocations get under; docs/statistics.md, "What one run can resolve")."""
 from __future__ import annotations
 
+import math
 import os
 
 from harness.analysis import ladder, stats, trials
@@ -19,6 +25,7 @@ from harness.report.run_text import worker_pool_of
 from harness.report.verdict_sections import TRIALS, VERDICTS
 
 SAME = ("design", "series", "steps", "pairs")   # what every pooled run must share (its design's keys)
+RUN_INVOCATIONS = (3, 4, 6, 8, 12)               # the invocations of one run noise() gives half-widths for
 
 
 def read_run(run):
@@ -57,10 +64,12 @@ def pool(out, runs):
     level, seed = 1 - trials.ALPHA, designs[0]["seed"]
     result = stats.analyse(records, for_series(designs[0]["series"]), AA_PAIRS, level, seed=seed)
     result["ladder"] = ladder.analyse(records, level, seed, result["design_broken"] or result["cannot_decide"])
+    design_noise = noise(records, designs[0])
     machines = [read_json(os.path.join(run, "machine.json"), {}) for run in runs]
     commits = sorted({m.get("git_commit") for m in machines if m.get("git_commit")})
     design = {**{k: designs[0][k] for k in SAME}, "pooled": designs, "commits": commits, "level": level,
-              "blocks": sum(d["blocks"] for d in designs), "seconds": sum(d.get("seconds", 0) for d in designs)}
+              "blocks": sum(d["blocks"] for d in designs), "seconds": sum(d.get("seconds", 0) for d in designs),
+              "noise": design_noise}
     os.makedirs(out, exist_ok=True)
     verdict_report.write(out, records, result, design)
     rows = verdict_report.rows_of(runs, worker_pool_of(machines[0]))
@@ -68,8 +77,39 @@ def pool(out, runs):
     summary_files.write_all(out, rows, {**machines[0], "started": f"{len(runs)} runs pooled: {started}",
                                         "command": f"vtvr-harness report pool {out} {' '.join(runs)}",
                                         "git_commit": ", ".join(commits)})
-    for line in verdict_report.headline(result):
+    for line in verdict_report.headline(result) + [noise_line(n) for n in design_noise]:
         print(line)
     if len(commits) > 1:
         print(f"warning: the runs are of different commits ({', '.join(commits)}): pool runs of one app and harness")
     return 0
+
+
+def noise(records, design):
+    """Per pair (A/A and targets) and step of DESIGN: trials.components_of RECORDS (CPU per request) over the pooled
+    invocations and trials.half_width of one run of I invocations (RUN_INVOCATIONS): [with the pooled blocks per
+    invocation, with any number of blocks]."""
+    series = design["series"]
+    pairs = [p for p in AA_PAIRS if all(x in series for x in p)] + [tuple(t.series) for t in for_series(series)]
+    out = []
+    for a, b in dict.fromkeys(pairs):
+        for sc, rate, *_ in design["steps"]:
+            comp = trials.components_of(records, [(a, b)], [(sc, rate)])
+            if comp is None:
+                continue
+            per = comp.n_blocks / comp.n_inv
+            out.append({"pair": [a, b], "step": [sc, rate], "invocations": comp.n_inv, "blocks": comp.n_blocks,
+                        "between_sd": round(math.sqrt(comp.between), 4), "within_sd": round(math.sqrt(comp.within), 4),
+                        "half_width": {i: [round(trials.half_width(comp, i, i * per), 4),
+                                           round(trials.half_width(comp, i), 4)] for i in RUN_INVOCATIONS}})
+    return out
+
+
+def noise_line(n):
+    """One printed line of a noise() entry."""
+    per = n["blocks"] / n["invocations"]
+    return (f"noise of {n['pair'][0]} / {n['pair'][1]} at {n['step'][0]} {n['step'][1]:g} (CPU per request, over "
+            f"{n['invocations']} invocations and {n['blocks']} blocks): between invocations sd {n['between_sd']:.3f}, "
+            f"between blocks of one {n['within_sd']:.3f}; one run of I invocations of {per:.1f} blocks each gives "
+            "about " + ", ".join(f"I={i} +-{100 * w:.1f} %" for i, (w, _) in n["half_width"].items())
+            + "; of any number of blocks at best " + ", ".join(f"I={i} +-{100 * f:.1f} %"
+                                                                for i, (_, f) in n["half_width"].items()))

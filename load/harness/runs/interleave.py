@@ -120,15 +120,7 @@ class Interleaved:
             return
         pairs = [p for p in AA_PAIRS if all(x in tp.series for x in p)] + [tuple(t.series) for t in
                                                                           for_series(tp.series)]
-        ys, keys = [], []
-        for a, b in dict.fromkeys(pairs):
-            for sc, rate in tp.steps:
-                pr = stats.pair(self.records, a, b, sc, rate, "cpu_ms_per_req")
-                if pr.log_ratios:
-                    m = sum(pr.log_ratios) / len(pr.log_ratios)
-                    ys += [y - m for y in pr.log_ratios]
-                    keys += [(a, b, sc, rate, inv) for inv in pr.invocations]
-        comp = trials.components(ys, keys)
+        comp = trials.components_of(self.records, pairs, tp.steps)
         if comp is None:
             return
         inv_s, block_s = self.mean(self.restart_s), self.mean(self.block_s)
