@@ -82,3 +82,9 @@ AA_PAIRS = (("reactive" + AA_SUFFIX, "reactive"),)   # the A/A pair, run like ev
 def for_series(series, targets=TARGETS):
     """The targets whose two series are both in SERIES (the run's series list)."""
     return [t for t in targets if all(s in series for s in t.series)]
+
+
+def pairs_of(series):
+    """The pairs of series a run of SERIES compares: the A/A pair (when both are there), then every target's, once."""
+    return list(dict.fromkeys([p for p in AA_PAIRS if all(x in series for x in p)]
+                              + [tuple(t.series) for t in for_series(series)]))

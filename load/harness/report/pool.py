@@ -18,7 +18,7 @@ import os
 
 from harness.analysis import ladder, stats, trials
 from harness.analysis.steps import read_json
-from harness.analysis.targets import AA_PAIRS, for_series
+from harness.analysis.targets import AA_PAIRS, for_series, pairs_of
 from harness.infra.errors import Fatal
 from harness.report import summary_files, verdict_report, verdict_sections
 from harness.report.run_text import worker_pool_of
@@ -88,10 +88,8 @@ def noise(records, design):
     """Per pair (A/A and targets) and step of DESIGN: trials.components_of RECORDS (CPU per request) over the pooled
     invocations and trials.half_width of one run of I invocations (RUN_INVOCATIONS): [with the pooled blocks per
     invocation, with any number of blocks]."""
-    series = design["series"]
-    pairs = [p for p in AA_PAIRS if all(x in series for x in p)] + [tuple(t.series) for t in for_series(series)]
     out = []
-    for a, b in dict.fromkeys(pairs):
+    for a, b in pairs_of(design["series"]):
         for sc, rate, *_ in design["steps"]:
             comp = trials.components_of(records, [(a, b)], [(sc, rate)])
             if comp is None:

@@ -10,7 +10,7 @@ import os
 import time
 
 from harness.analysis import ladder, model, profiles, speed, stats, steps, trials
-from harness.analysis.targets import AA_PAIRS, for_series
+from harness.analysis.targets import AA_PAIRS, for_series, pairs_of
 from harness.drivers import is_rate, unit
 from harness.drivers.base import Load
 from harness.infra import procs, profiler, tools
@@ -118,9 +118,7 @@ class Interleaved:
         tp = self.tplan
         if tp.later or self.s.quick or tp.restart_every >= 10 ** 6 or blocks != 2 * tp.restart_every:
             return
-        pairs = [p for p in AA_PAIRS if all(x in tp.series for x in p)] + [tuple(t.series) for t in
-                                                                          for_series(tp.series)]
-        comp = trials.components_of(self.records, pairs, tp.steps)
+        comp = trials.components_of(self.records, pairs_of(tp.series), tp.steps)
         if comp is None:
             return
         inv_s, block_s = self.mean(self.restart_s), self.mean(self.block_s)
