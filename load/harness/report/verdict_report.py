@@ -45,9 +45,10 @@ def publish(run, worker_pool):
 
 
 def headline(data):
-    """A few lines for the end of the runner's log, each naming the metric it judges."""
+    """A few lines for the end of the runner's log, each naming the metric it judges, with its note (an A/A interval
+    that excludes 1.00 on its own but not at the family-wise level says so: its PASS would read as a contradiction)."""
     out = [f"{x['verdict']:12} {x['scenario']} {x['rate']:g} {METRICS[x['metric']].name}: {x['target']}: {ci_text(x)}"
-           for x in data["verdicts"]]
+           + (f" ({x['note']})" if x.get("note") else "") for x in data["verdicts"]]
     if data.get("design_broken"):
         out.insert(0, "DESIGN BROKEN: " + data["design_broken"])
     if data.get("cannot_decide"):
