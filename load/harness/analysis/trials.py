@@ -256,7 +256,7 @@ def components_of(records, pairs, steps):
     """components() of RECORDS' per-block log ratios of CPU per request for PAIRS at STEPS [(scenario, rate)], each
     pair and step centred on its mean, a pair's blocks grouped by invocation."""
     ys, keys = [], []
-    for a, b in dict.fromkeys(pairs):
+    for a, b in pairs:
         for sc, rate in steps:
             pr = stats.pair(records, a, b, sc, rate, "cpu_ms_per_req")
             if pr.log_ratios:

@@ -4,7 +4,7 @@ them. The runner is interleave.py."""
 from __future__ import annotations
 
 from harness.analysis import steps, trials
-from harness.analysis.targets import AA_PAIRS, for_series
+from harness.analysis.targets import AA_PAIRS, pairs_of
 from harness.drivers import RATE_TOOLS
 from harness.infra.catalogue import table
 from harness.infra.errors import Fatal
@@ -66,9 +66,9 @@ def series_of(s):
 
 
 def duet_pairs(series):
-    """The pairs a duet run loads together: every target's pair among SERIES and the A/A pair."""
-    pairs = [tuple(t.series) for t in for_series(series)] + [p for p in AA_PAIRS if all(x in series for x in p)]
-    return tuple(dict.fromkeys(pairs))
+    """The pairs a duet run loads together (targets.pairs_of), the A/A pair last: the order a seed's schedule draws
+    from, kept as it was before pairs_of."""
+    return tuple(sorted(pairs_of(series), key=lambda p: p in AA_PAIRS))
 
 
 def timing(s, n_series):
