@@ -4,12 +4,11 @@ the /q endpoints it does not have. The last two tests run it for real (slow)."""
 import json
 import os
 import subprocess
-import uuid
 
 import pytest
 
 from harness import cli
-from harness.infra import procs, tools
+from harness.infra import tools
 from harness.runs import interleave, plan
 from harness.runs.system import System
 
@@ -100,25 +99,21 @@ def test_an_external_app_cannot_serve_it():
         s.prepare()
 
 
-def run_quick(tmp_path, *argv):
+def run_quick(launcher, tmp_path, *argv):
     """A real quick compare with ARGV; its results folder. Nothing it started may be left running."""
-    mark = uuid.uuid4().hex
-    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": str(tmp_path / "db")}
-    env.pop("PYTHON", None)
     out = tmp_path / "run"
-    r = subprocess.run(["./compare.sh", "--quick", *argv, "--out", str(out)], cwd=LOAD, env=env,
+    r = subprocess.run(["./compare.sh", "--quick", *argv, "--out", str(out)], cwd=LOAD, env=launcher.env,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    left = subprocess.run(["grep", "-l", f"VTVR_TEST_MARK={mark}", "-r", "/proc", "--include=environ", "-s"],
-                          capture_output=True, text=True).stdout
-    assert not left.strip(), left
+    left = launcher.running()
+    assert not left, [p.cmdline() for p in left]
     return out
 
 
 @pytest.mark.slow
-def test_quick_interleaved_run_measures_bare_beside_the_floor_profiled_and_from_an_aot_cache(tmp_path):
-    out = run_quick(tmp_path, "--design", "interleaved", "--modes", "bare,floor", "--scenario", "io", "--seed", "5",
-                    "--profile", "--aot")
+def test_quick_interleaved_run_measures_bare_beside_the_floor_profiled_and_from_an_aot_cache(launcher, tmp_path):
+    out = run_quick(launcher, tmp_path, "--design", "interleaved", "--modes", "bare,floor", "--scenario", "io",
+                    "--seed", "5", "--profile", "--aot")
     records = [json.loads(line) for line in (out / "trials.jsonl").read_text().splitlines()]
     bare = [r for r in records if r["series"] == "bare"]
     assert bare and all(r["ok"] == r["requests"] > 0 and r["cpu_ms_per_req"] > 0 for r in bare), bare
@@ -144,9 +139,9 @@ def test_quick_interleaved_run_measures_bare_beside_the_floor_profiled_and_from_
 
 
 @pytest.mark.slow
-def test_quick_sequential_run_serves_io_and_fanout_from_it(tmp_path):
-    out = run_quick(tmp_path, "--design", "sequential", "--modes", "bare", "--scenario", "io,fanout", "--tools",
-                    "vegeta", "--aa", "none")
+def test_quick_sequential_run_serves_io_and_fanout_from_it(launcher, tmp_path):
+    out = run_quick(launcher, tmp_path, "--design", "sequential", "--modes", "bare", "--scenario", "io,fanout",
+                    "--tools", "vegeta", "--aa", "none")
     rows = json.loads((out / "summary.json").read_text())["rows"]
     assert {(r["mode"], r["scenario"]) for r in rows} == {("bare", "io"), ("bare", "fanout")}
     assert all(r["success_pct"] == 100 and r["cpu_ms_per_req"] > 0 for r in rows), rows

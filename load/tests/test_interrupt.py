@@ -7,7 +7,6 @@ import signal
 import subprocess
 import threading
 import time
-import uuid
 
 import psutil
 import pytest
@@ -16,18 +15,8 @@ from harness.infra import procs
 
 LOAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 pytestmark = pytest.mark.slow
-
-
-def marked(mark):
-    """The live processes whose environment carries MARK: everything the run started, daemons included."""
-    found = []
-    for p in psutil.process_iter():
-        try:
-            if p.environ().get("VTVR_TEST_MARK") == mark and p.status() != psutil.STATUS_ZOMBIE:
-                found.append(p)
-        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-            pass
-    return found
+# the compare runs that share one MariaDB folder (db_dir) run one after the other, in one worker of load/test.sh
+SHARED_DB = pytest.mark.xdist_group("compare-db")
 
 
 def listening_ports(processes):
@@ -46,15 +35,12 @@ def db_dir(tmp_path_factory):
     return str(tmp_path_factory.mktemp("db"))
 
 
-def interrupt(tmp_path, argv, ready, env=None, settle_s=0.5, timeout_s=300):
-    """Starts ARGV, waits for a stderr line matching READY, lets it run SETTLE_S more, sends SIGINT and checks that
-    the run and every process it started end within 10 s, their ports free. Returns (exit status, stderr)."""
-    mark = uuid.uuid4().hex
-    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": str(tmp_path / "db"),
-           **(env or {})}
-    env.pop("PYTHON", None)
-    runner = subprocess.Popen(argv, cwd=LOAD, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              start_new_session=True)
+def interrupt(launcher, argv, ready, env=None, settle_s=0.5, timeout_s=300):
+    """Starts ARGV as LAUNCHER, waits for a stderr line matching READY, lets it run SETTLE_S more, sends SIGINT and
+    checks that the run and every process it started end within 10 s, their ports free. Returns (exit status,
+    stderr)."""
+    runner = subprocess.Popen(argv, cwd=LOAD, env={**launcher.env, **(env or {})}, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, start_new_session=True)
     lines, seen = [], threading.Event()
 
     def read():
@@ -67,7 +53,7 @@ def interrupt(tmp_path, argv, ready, env=None, settle_s=0.5, timeout_s=300):
     try:
         assert seen.wait(timeout_s), "never reached: " + ready + "\n" + "".join(lines[-30:])
         time.sleep(settle_s)
-        started = marked(mark)
+        started = launcher.running()
         ports = listening_ports(started)
         assert len(started) >= 3 and ports, "".join(lines[-30:])   # the runner, the app, the database at least
         t0 = time.monotonic()
@@ -75,36 +61,34 @@ def interrupt(tmp_path, argv, ready, env=None, settle_s=0.5, timeout_s=300):
         rc = runner.wait(15)
         psutil.wait_procs(started, timeout=max(0.1, 10 - (time.monotonic() - t0)))
         assert time.monotonic() - t0 <= 10
-        left = marked(mark)
+        left = launcher.running()
         assert not left, [p.cmdline() for p in left]
         assert all(procs.port_free(p) for p in ports), ports
         return rc, "".join(lines)
     finally:
-        for p in marked(mark):   # a failed test must not leave its run behind either
+        for p in launcher.running():   # a failed test must not leave its run behind either
             p.kill()
 
 
-def test_compare_quick_interrupted_in_a_step(tmp_path, db_dir):
-    rc, err = interrupt(tmp_path, ["./compare.sh", "--quick", "--design", "sequential", "--out", str(tmp_path / "run")],
+@SHARED_DB
+def test_compare_quick_interrupted_in_a_step(launcher, tmp_path, db_dir):
+    rc, err = interrupt(launcher, ["./compare.sh", "--quick", "--design", "sequential", "--out", str(tmp_path / "run")],
                         r"step 2/\d+",
                         env={"DB_DIR": db_dir})
     assert rc == 130 and "interrupted" in err
 
 
-def test_chaos_quick_interrupted_in_the_overload_round(tmp_path):
-    rc, err = interrupt(tmp_path, ["./chaos.sh", "--quick", "--checks", "overload", "--modes", "worker", "--out",
+def test_chaos_quick_interrupted_in_the_overload_round(launcher, tmp_path):
+    rc, err = interrupt(launcher, ["./chaos.sh", "--quick", "--checks", "overload", "--modes", "worker", "--out",
                                    str(tmp_path / "chaos")], r"1 overload worker", settle_s=2)
     assert rc == 130
     assert "run cut short" in (tmp_path / "chaos" / "summary.md").read_text()
 
 
-def test_chaos_quick_end_to_end(tmp_path):
+def test_chaos_quick_end_to_end(launcher, tmp_path):
     """`load/chaos.sh --quick` as CI ran it (every check, every mode): exit 0, every check passed in summary.json and
     summary.md, and nothing left running. CI's only whole fault run."""
-    mark = uuid.uuid4().hex
-    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": str(tmp_path / "db")}
-    env.pop("PYTHON", None)
-    r = subprocess.run(["./chaos.sh", "--quick", "--out", str(tmp_path / "chaos")], cwd=LOAD, env=env,
+    r = subprocess.run(["./chaos.sh", "--quick", "--out", str(tmp_path / "chaos")], cwd=LOAD, env=launcher.env,
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     out = tmp_path / "chaos"
@@ -112,20 +96,19 @@ def test_chaos_quick_end_to_end(tmp_path):
     assert data["pass"] and data["complete"] and data["checks"] and all(c["pass"] for c in data["checks"])
     assert data["params"]["quick"] == 1 and data["params"]["checks"] == "hostile,overload,sigterm,checkout"
     assert (out / "summary.md").read_text().startswith("# Chaos run") and ": PASS" in (out / "summary.md").read_text()
-    assert not marked(mark)
+    assert not launcher.running()
 
 
-def test_startup_interrupted_while_the_app_starts(tmp_path):
-    rc, _ = interrupt(tmp_path, ["./startup.sh", "--runs", "1", "--warmup-runs", "0", "--variants", "jvm", "--out",
+def test_startup_interrupted_while_the_app_starts(launcher, tmp_path):
+    rc, _ = interrupt(launcher, ["./startup.sh", "--runs", "1", "--warmup-runs", "0", "--variants", "jvm", "--out",
                                  str(tmp_path / "startup")], r"delay service: JVM", settle_s=4)
     assert rc == 130
 
 
-def test_compare_runs_end_to_end(tmp_path, db_dir):
+@SHARED_DB
+def test_compare_runs_end_to_end(launcher, tmp_path, db_dir):
     """A whole (small) quick run: the plan's steps, the report files, and nothing left running."""
-    mark = uuid.uuid4().hex
-    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": db_dir}
-    env.pop("PYTHON", None)
+    env = {**launcher.env, "DB_DIR": db_dir}
     r = subprocess.run(["./compare.sh", "--quick", "--design", "sequential", "--scenario", "io,checkout", "--modes",
                         "virtual,reactive", "--out", str(tmp_path / "run")], cwd=LOAD, env=env,
                        capture_output=True, text=True, timeout=600)
@@ -133,15 +116,14 @@ def test_compare_runs_end_to_end(tmp_path, db_dir):
     out = tmp_path / "run"
     assert {"summary.csv", "summary.json", "summary.md", "report.html", "machine.json"} <= set(os.listdir(out))
     assert len(os.listdir(out / "steps")) == 8 and "step 8/8" in r.stderr
-    assert not marked(mark)
+    assert not launcher.running()
 
 
-def test_compare_interleaved_quick_end_to_end(tmp_path, db_dir):
+@SHARED_DB
+def test_compare_interleaved_quick_end_to_end(launcher, tmp_path, db_dir):
     """The default design's quick run, as CI ran `load/compare.sh --quick` (every default mode, a random seed): the
     A/A pair's blocks, the verdicts in summary.json, nothing left running. CI's only run of this design."""
-    mark = uuid.uuid4().hex
-    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": db_dir}
-    env.pop("PYTHON", None)
+    env = {**launcher.env, "DB_DIR": db_dir}
     r = subprocess.run(["./compare.sh", "--quick", "--out", str(tmp_path / "run")], cwd=LOAD, env=env,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
@@ -159,21 +141,21 @@ def test_compare_interleaved_quick_end_to_end(tmp_path, db_dir):
     assert {e["metric"] for e in aa} == {"cpu_ms_per_req", "p99_ok_ms", "rss_mib", "ok_rate"}
     assert all(e["blocks"] == data["design"]["blocks"] for e in aa)
     assert re.search(r"<h2>Verdicts</h2>\s*<svg", (out / "report.html").read_text())
-    assert not marked(mark)
+    assert not launcher.running()
 
 
-def test_compare_interleaved_interrupted_in_a_block(tmp_path, db_dir):
-    rc, err = interrupt(tmp_path, ["./compare.sh", "--quick", "--modes", "reactive", "--out", str(tmp_path / "run")],
+@SHARED_DB
+def test_compare_interleaved_interrupted_in_a_block(launcher, tmp_path, db_dir):
+    rc, err = interrupt(launcher, ["./compare.sh", "--quick", "--modes", "reactive", "--out", str(tmp_path / "run")],
                         r"block 1 done", env={"DB_DIR": db_dir})
     assert rc == 130 and "interrupted" in err
 
 
-def test_compare_ladder_quick_end_to_end(tmp_path, db_dir):
+@SHARED_DB
+def test_compare_ladder_quick_end_to_end(launcher, tmp_path, db_dir):
     """--experiment ladder --quick: the floor, a rung and a mode as series of an interleaved run, and the report's
     floor section (summary.json's ladder, summary.md's table, report.html's waterfall)."""
-    mark = uuid.uuid4().hex
-    env = {**os.environ, "VTVR_TEST_MARK": mark, "DB_PORT": str(procs.free_port()), "DB_DIR": db_dir}
-    env.pop("PYTHON", None)
+    env = {**launcher.env, "DB_DIR": db_dir}
     r = subprocess.run(["./compare.sh", "--experiment", "ladder", "--quick", "--seed", "5", "--out",
                         str(tmp_path / "run")], cwd=LOAD, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
@@ -191,4 +173,4 @@ def test_compare_ladder_quick_end_to_end(tmp_path, db_dir):
     assert share["mode"] == "reactive" and share["verdict"] in ("PASS", "FAIL", "INCONCLUSIVE", "not judged")
     assert "## Over the floor" in (out / "summary.md").read_text()
     assert "<h2>Over the floor</h2>" in (out / "report.html").read_text()
-    assert not marked(mark)
+    assert not launcher.running()

@@ -9,7 +9,6 @@ import pytest
 from harness import cli
 from harness.analysis import burst
 from harness.analysis import scale as smath
-from harness.infra import procs
 from harness.report import scale_report
 from harness.runs import plan, scale
 from harness.sampling import jvm
@@ -174,14 +173,12 @@ def test_report_holds_rows_limits_leaks_and_two_charts(tmp_path):
 
 
 @pytest.mark.slow
-def test_quick_run_holds_both_transports(tmp_path):
+def test_quick_run_holds_both_transports(launcher, tmp_path):
     """The real thing, small: MariaDB, the delay service, the app and Vegeta, 1,000 and 5,000 in flight, and a
     fan-out burst per transport."""
     out, load = tmp_path / "scale", os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = {**os.environ, "DB_PORT": str(procs.free_port()), "DB_DIR": str(tmp_path / "db")}
-    env.pop("PYTHON", None)
     r = subprocess.run([os.path.join(load, "compare.sh"), "--experiment", "scale", "--quick", "--modes", "reactive",
-                        "--out", str(out)], cwd=load, env=env, timeout=480)
+                        "--out", str(out)], cwd=load, env=launcher.env, timeout=480)
     assert r.returncode == 0
     data = json.loads((out / "summary.json").read_text())
     rows = data["rows"]
