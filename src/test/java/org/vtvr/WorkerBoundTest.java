@@ -36,7 +36,8 @@ import static org.hamcrest.Matchers.startsWith;
  * 5.5-6.3 s): a request still queued at its deadline, counted from its arrival, is answered 504 then
  * (not after a whole call with a fresh deadline); a flood far beyond pool and queue gets only 200, 503 and 504
  * problems, each within the deadline and a second, never a client timeout; and while the pool and its queue are full,
- * readiness, liveness and the other modes answer within a second.
+ * readiness, liveness, the metrics scrape ({@link org.vtvr.http.MetricsScrape}: refused with 503 before) and the other
+ * modes answer within a second.
  */
 @QuarkusTest
 @QuarkusTestResource(EmbeddedDatabase.class)
@@ -116,7 +117,8 @@ class WorkerBoundTest {
 
     /**
      * Every worker thread held by a 5 s statement and the queue filled with more than it holds: once the first extra
-     * request is refused (503), readiness, liveness and the other modes still answer within a second each.
+     * request is refused (503), readiness, liveness, the metrics scrape and the other modes still answer within a
+     * second each.
      */
     @Test
     void healthAndTheOtherModesAnswerWhileThePoolAndItsQueueAreFull() throws Exception {
@@ -136,7 +138,8 @@ class WorkerBoundTest {
         // nothing queued can be answered before its deadline (3 s) but a refusal: the queue is full
         Answer refused = (Answer) CompletableFuture.anyOf(queued.toArray(CompletableFuture[]::new)).join();
         assertThat(refused.toString(), refused.status(), equalTo(503));
-        for (String path : List.of("/q/health/ready", "/q/health/live", "/virtual/io?delay=0", "/reactive/io?delay=0")) {
+        for (String path : List.of("/q/health/ready", "/q/health/live", "/q/metrics", "/virtual/io?delay=0",
+                "/reactive/io?delay=0")) {
             Answer answer = send(path).join();
             assertThat(answer.toString(), answer.status(), equalTo(200));
             assertThat(answer.toString(), answer.ms(), lessThan(1000L));
