@@ -35,11 +35,18 @@ def db_dir(tmp_path_factory):
     return str(tmp_path_factory.mktemp("db"))
 
 
-def interrupt(launcher, argv, ready, env=None, settle_s=0.5, timeout_s=300):
+@pytest.fixture
+def shared_db(launcher, db_dir):
+    """The launcher of a compare run here, with the module's one MariaDB folder (mark the test SHARED_DB)."""
+    launcher.env["DB_DIR"] = db_dir
+    return launcher
+
+
+def interrupt(launcher, argv, ready, settle_s=0.5, timeout_s=300):
     """Starts ARGV as LAUNCHER, waits for a stderr line matching READY, lets it run SETTLE_S more, sends SIGINT and
     checks that the run and every process it started end within 10 s, their ports free. Returns (exit status,
     stderr)."""
-    runner = subprocess.Popen(argv, cwd=LOAD, env={**launcher.env, **(env or {})}, stdout=subprocess.PIPE,
+    runner = subprocess.Popen(argv, cwd=LOAD, env=launcher.env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, start_new_session=True)
     lines, seen = [], threading.Event()
 
@@ -71,10 +78,9 @@ def interrupt(launcher, argv, ready, env=None, settle_s=0.5, timeout_s=300):
 
 
 @SHARED_DB
-def test_compare_quick_interrupted_in_a_step(launcher, tmp_path, db_dir):
-    rc, err = interrupt(launcher, ["./compare.sh", "--quick", "--design", "sequential", "--out", str(tmp_path / "run")],
-                        r"step 2/\d+",
-                        env={"DB_DIR": db_dir})
+def test_compare_quick_interrupted_in_a_step(shared_db, tmp_path):
+    rc, err = interrupt(shared_db, ["./compare.sh", "--quick", "--design", "sequential", "--out",
+                                    str(tmp_path / "run")], r"step 2/\d+")
     assert rc == 130 and "interrupted" in err
 
 
@@ -106,25 +112,23 @@ def test_startup_interrupted_while_the_app_starts(launcher, tmp_path):
 
 
 @SHARED_DB
-def test_compare_runs_end_to_end(launcher, tmp_path, db_dir):
+def test_compare_runs_end_to_end(shared_db, tmp_path):
     """A whole (small) quick run: the plan's steps, the report files, and nothing left running."""
-    env = {**launcher.env, "DB_DIR": db_dir}
     r = subprocess.run(["./compare.sh", "--quick", "--design", "sequential", "--scenario", "io,checkout", "--modes",
-                        "virtual,reactive", "--out", str(tmp_path / "run")], cwd=LOAD, env=env,
+                        "virtual,reactive", "--out", str(tmp_path / "run")], cwd=LOAD, env=shared_db.env,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     out = tmp_path / "run"
     assert {"summary.csv", "summary.json", "summary.md", "report.html", "machine.json"} <= set(os.listdir(out))
     assert len(os.listdir(out / "steps")) == 8 and "step 8/8" in r.stderr
-    assert not launcher.running()
+    assert not shared_db.running()
 
 
 @SHARED_DB
-def test_compare_interleaved_quick_end_to_end(launcher, tmp_path, db_dir):
+def test_compare_interleaved_quick_end_to_end(shared_db, tmp_path):
     """The default design's quick run, as CI ran `load/compare.sh --quick` (every default mode, a random seed): the
     A/A pair's blocks, the verdicts in summary.json, nothing left running. CI's only run of this design."""
-    env = {**launcher.env, "DB_DIR": db_dir}
-    r = subprocess.run(["./compare.sh", "--quick", "--out", str(tmp_path / "run")], cwd=LOAD, env=env,
+    r = subprocess.run(["./compare.sh", "--quick", "--out", str(tmp_path / "run")], cwd=LOAD, env=shared_db.env,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     out = tmp_path / "run"
@@ -141,23 +145,23 @@ def test_compare_interleaved_quick_end_to_end(launcher, tmp_path, db_dir):
     assert {e["metric"] for e in aa} == {"cpu_ms_per_req", "p99_ok_ms", "rss_mib", "ok_rate"}
     assert all(e["blocks"] == data["design"]["blocks"] for e in aa)
     assert re.search(r"<h2>Verdicts</h2>\s*<svg", (out / "report.html").read_text())
-    assert not launcher.running()
+    assert not shared_db.running()
 
 
 @SHARED_DB
-def test_compare_interleaved_interrupted_in_a_block(launcher, tmp_path, db_dir):
-    rc, err = interrupt(launcher, ["./compare.sh", "--quick", "--modes", "reactive", "--out", str(tmp_path / "run")],
-                        r"block 1 done", env={"DB_DIR": db_dir})
+def test_compare_interleaved_interrupted_in_a_block(shared_db, tmp_path):
+    rc, err = interrupt(shared_db, ["./compare.sh", "--quick", "--modes", "reactive", "--out", str(tmp_path / "run")],
+                        r"block 1 done")
     assert rc == 130 and "interrupted" in err
 
 
 @SHARED_DB
-def test_compare_ladder_quick_end_to_end(launcher, tmp_path, db_dir):
+def test_compare_ladder_quick_end_to_end(shared_db, tmp_path):
     """--experiment ladder --quick: the floor, a rung and a mode as series of an interleaved run, and the report's
     floor section (summary.json's ladder, summary.md's table, report.html's waterfall)."""
-    env = {**launcher.env, "DB_DIR": db_dir}
     r = subprocess.run(["./compare.sh", "--experiment", "ladder", "--quick", "--seed", "5", "--out",
-                        str(tmp_path / "run")], cwd=LOAD, env=env, capture_output=True, text=True, timeout=600)
+                        str(tmp_path / "run")], cwd=LOAD, env=shared_db.env, capture_output=True, text=True,
+                       timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     out = tmp_path / "run"
     data = json.loads((out / "summary.json").read_text())
@@ -173,4 +177,4 @@ def test_compare_ladder_quick_end_to_end(launcher, tmp_path, db_dir):
     assert share["mode"] == "reactive" and share["verdict"] in ("PASS", "FAIL", "INCONCLUSIVE", "not judged")
     assert "## Over the floor" in (out / "summary.md").read_text()
     assert "<h2>Over the floor</h2>" in (out / "report.html").read_text()
-    assert not launcher.running()
+    assert not shared_db.running()
