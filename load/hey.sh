@@ -17,6 +17,7 @@
 #   HEY_ARGS       extra hey flags, e.g. "-disable-keepalive"         [unset]
 #   DELAY, IO_CALLS, FANOUT_CALLS, DB_QUERIES, SLOW_DELAY, CPU_N, PINNING_LOCK: scenario parameters,
 #                  default: the app's catalogue, GET /scenarios (docs/harness.md)
+#   WORKLOAD       the workload scenario's shape, e.g. 'calls=3,delay=50,queries=2'
 #
 # hey's CSV lists answered requests only (any status); transport errors and timeouts appear only in its
 # text summary, which is what you get without OUT.

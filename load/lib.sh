@@ -91,7 +91,7 @@ vtvr_cli() {
 vtvr_request() {
   local out
   local params=() k
-  for k in DELAY IO_CALLS FANOUT_CALLS DB_QUERIES SLOW_DELAY CPU_N PINNING_LOCK; do
+  for k in DELAY IO_CALLS FANOUT_CALLS DB_QUERIES SLOW_DELAY CPU_N PINNING_LOCK WORKLOAD; do
     [ -z "${!k:-}" ] || params+=(--param "$k=${!k}")
   done
   out="$("$PYTHON" -m harness targets --app-url "$base" "${params[@]}" "$2" "$1")" || return 1

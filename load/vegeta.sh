@@ -17,6 +17,7 @@
 #   VEGETA_ARGS  extra 'vegeta attack' flags, e.g. "-max-workers 2000"                        [unset]
 #   DELAY, IO_CALLS, FANOUT_CALLS, DB_QUERIES, SLOW_DELAY, CPU_N, PINNING_LOCK: scenario parameters,
 #                default: the app's catalogue, GET /scenarios (docs/harness.md)
+#   WORKLOAD     the workload scenario's shape, e.g. 'calls=3,delay=50,queries=2'
 #
 # Example: RATE=500 load/vegeta.sh virtual io; OUT=/tmp/io load/vegeta.sh worker io 2000 20s
 set -euo pipefail

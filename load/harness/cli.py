@@ -87,6 +87,11 @@ def compare_parser():
                        ("db-queries", "queries of db"), ("slow-delay", "ms of slow-query"),
                        ("cpu-n", "the cpu kernel's n"), ("pinning-lock", "synchronized or reentrant")):
         a(f"--{name}", help=f"{what} [the app's default, GET /scenarios]")
+    a("--workload", metavar="SHAPE", help="a workload: calls=N,fanout=N,queries=N,cpu=N,insert=0|1,delay=MS (any "
+      "of them; the rest 0, delay --delay's); sets --scenario workload unless given")
+    a("--workload-file", metavar="FILE", type=catalogue.workload_file, help="a TOML file: workload = "
+      "\"calls=3,delay=50\" or a [workload] table of those keys, optionally rates = [800], modes = [\"virtual\", "
+      "\"reactive\"], concurrency = [...]; the flags win over it")
     a("--out", help="where results go [load/results/<timestamp>]")
     a("--app-url", help="measure an app started elsewhere (no build, database, delay service or restarts)")
     a("--app-pid", help="with --app-url: its pid on this machine, for its CPU and memory")
@@ -152,6 +157,39 @@ def contract_parser():
     return p
 
 
+def calibrate_parser():
+    p = Parser("calibrate", "Measures what each part of a request costs each series on this machine (the workload "
+               "scenario, one part varied at a time, two rates, repeated) and fits the cost model advise uses: "
+               "DIR/calibration.json and calibration.md; load/results/calibration.json the newest (docs/advise.md).")
+    p.add_argument("--modes", help="comma-separated series [virtual,worker,reactive,virtual+socket,worker+socket]")
+    p.add_argument("--reps", help="repetitions of the design, in a random order each [3; --quick 1]")
+    p.add_argument("--seconds", help="seconds of each trial [3; --quick 1]")
+    p.add_argument("--seed", help="the trials' random order [random, printed]")
+    p.add_argument("--out", help="where results go [load/results/calibrate-<timestamp>]")
+    p.add_argument("--quick", action="store_true", help="one repetition of 1-s trials (a check, not a calibration)")
+    p.add_argument("--refit", help="a calibration.json: fit the model again on its trials, measuring nothing")
+    return p
+
+
+def advise_parser():
+    p = Parser("advise", "A workload's predicted CPU, memory, threads and highest rate per series, from a "
+               "calibration, without starting anything; --verify measures it beside the prediction (docs/advise.md).")
+    p.prog = "vtvr-harness advise"
+    p.add_argument("--workload", action="append", help="calls=N,fanout=N,queries=N,cpu=N,insert=0|1,delay=MS "
+                   "(repeat it to ask several)")
+    p.add_argument("--rate", help="requests per second")
+    p.add_argument("--calibration", help="a calibration.json [load/results/calibration.json, else the committed "
+                   "docs/results/calibrate-2026-11-27/calibration.json]")
+    p.add_argument("--modes", help="comma-separated series [every calibrated one; --verify: virtual,worker,reactive]")
+    p.add_argument("--json", action="store_true", help="the answer as JSON")
+    p.add_argument("--verify", action="store_true", help="measure each workload too: CPU at 20, 50, 80 %% of each "
+                   "series' predicted ceiling, then a sweep until p99 doubles")
+    p.add_argument("--repeat", help="--verify: trials per CPU point [2]")
+    p.add_argument("--seconds", help="--verify: seconds of each CPU trial [3]")
+    p.add_argument("--out", help="--verify: where results go [load/results/verify-<timestamp>]")
+    return p
+
+
 def targets_parser():
     p = Parser("targets", "One scenario's request in one mode, from the app's catalogue (GET /scenarios).")
     p.prog = "vtvr-harness targets"
@@ -164,7 +202,8 @@ def targets_parser():
 
 COMMANDS = {"compare": (compare_parser, "harness.runs.compare"), "chaos": (chaos_parser, "harness.runs.chaos.run"),
             "startup": (startup_parser, "harness.runs.startup"), "contract": (contract_parser, "harness.runs.contract"),
-            "targets": (targets_parser, "harness.infra.targets")}
+            "targets": (targets_parser, "harness.infra.targets"),
+            "calibrate": (calibrate_parser, "harness.runs.calibrate"), "advise": (advise_parser, "harness.runs.advise")}
 
 
 def main(argv=None):
@@ -172,8 +211,8 @@ def main(argv=None):
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: vtvr-harness COMMAND [options]   (COMMAND -h for its options)\n")
         for name in COMMANDS:
-            print(f"  {name:12} " + ("the request load/vegeta.sh and hey.sh send" if name == "targets"
-                                     else f"load/{name}.sh"))
+            print(f"  {name:12} " + {"targets": "the request load/vegeta.sh and hey.sh send",
+                                     "advise": "a workload's predicted cost per series"}.get(name, f"load/{name}.sh"))
         for name, (_, what) in DELEGATED.items():
             print(f"  {name:12} {what}")
         return 0 if argv else 2

@@ -25,7 +25,9 @@ def entries(path):
 def test_the_table_of_the_captured_catalogue():
     t = catalogue.table()
     # order needs an id: not a load scenario; pinning's other lock is a scenario of its own
-    assert t.scenarios == ("io", "fanout", "db", "slow-query", "checkout", "cpu", "pinning", "pinning-reentrant")
+    assert t.scenarios == ("io", "fanout", "db", "slow-query", "checkout", "cpu", "pinning", "pinning-reentrant",
+                           "workload")
+    assert t.plain == t.scenarios[:-1]   # a workload is measured with its shape only
     assert t.modes == ("virtual", "worker", "reactive")
     assert t.ladder == LADDER
     assert t.series == ("virtual", "worker", "reactive", "floor", "bare", *LADDER)
@@ -44,6 +46,9 @@ def test_the_table_of_the_captured_catalogue():
     assert t.request("reactive", "cpu").path == "/reactive/cpu?n=100000"
     assert t.request("worker", "pinning").path == "/worker/pinning?delay=100&lock=synchronized"
     assert t.request("worker", "pinning-reentrant").path == "/worker/pinning?delay=100&lock=reentrant"
+    assert t.request("reactive", "workload").path == \
+        "/reactive/workload?delay=100&calls=0&fanout=0&queries=0&cpu=0&insert=0"
+    assert t.series_for("workload") == t.modes
     checkout = t.request("reactive", "checkout")
     assert (checkout.method, checkout.path, checkout.status) == ("POST", "/reactive/orders?delay=100", 201)
     assert json.loads(checkout.body) == {"customer": "alice", "sku": "SKU-1", "quantity": 2}
@@ -61,7 +66,7 @@ def test_every_scenario_parameter_sets_its_own_and_defaults_come_from_the_catalo
     assert t.request("worker", "cpu").path == "/worker/cpu?n=11"
     assert t.request("virtual", "pinning").path == "/virtual/pinning?delay=7&lock=reentrant"
     d = catalogue.table()
-    assert {k: d.default(k) for k in catalogue.PARAMS} == {
+    assert {k: d.default(k) for k in catalogue.PARAM_ENV} == {
         "DELAY": "100", "IO_CALLS": "1", "FANOUT_CALLS": "10", "DB_QUERIES": "1", "SLOW_DELAY": "500",
         "CPU_N": "100000", "PINNING_LOCK": "synchronized"}
     assert catalogue.env_params({"DELAY": "5", "HOME": "/"}) == {"DELAY": "5"}
@@ -187,3 +192,88 @@ def test_the_scripts_take_their_request_from_targets(http_server, scenario_catal
         '{"customer":"alice","sku":"SKU-1","quantity":2}',
         "refused"], r.stderr
     assert "scenario 'db' has no 'floor' mode" in r.stderr
+
+
+def workload():
+    return catalogue.table().params_of["workload"]
+
+
+def test_a_workload_shape_in_the_catalogues_order():
+    w = catalogue.Shape.of(" queries = 2 & calls=3,, delay=50 ", workload())
+    assert w.items == (("delay", 50), ("calls", 3), ("queries", 2))
+    assert w.text == "delay=50,calls=3,queries=2"
+    assert w.as_dict() == {"delay": 50, "calls": 3, "fanout": 0, "queries": 2, "cpu": 0, "insert": 0}
+    assert w.query == "delay=50&calls=3&fanout=0&queries=2&cpu=0&insert=0"
+    assert catalogue.Shape.of("calls=3,delay=100,insert=0,cpu=1", workload()).label == "calls=3, cpu=1"
+    assert catalogue.Shape.of(w.text, workload()) == w
+    assert catalogue.shaped({"WORKLOAD": w.text, "DELAY": "5"}) == ("workload",) and catalogue.shaped({}) == ()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("calls=3,loops=2", "unknown item 'loops=2' .*NAME one of: delay, calls, fanout, queries, cpu, insert"),
+    ("calls", "unknown item 'calls'"),
+    ("calls=three", "'calls=three': 'three' is not a whole number"),
+    ("delay=1.5", "'1.5' is not a whole number"),
+    ("calls=1001", r"'calls=1001': calls lies in 0\.\.1000 \(the app's bounds"),
+    ("insert=2", r"insert lies in 0\.\.1 "),
+    ("delay=-1", r"delay lies in 0\.\.10000 "),
+    ("calls=1,calls=2", "'calls=2': calls given twice"),
+    (" , ", "names nothing"),
+])
+def test_a_bad_workload_names_its_item(text, message):
+    with pytest.raises(Fatal, match=message):
+        catalogue.Shape.of(text, workload())
+
+
+def test_a_workloads_request_takes_its_shape_then_delay_then_the_defaults():
+    t = catalogue.table({"WORKLOAD": "calls=3,delay=50,queries=2", "DELAY": "7", "IO_CALLS": "9"})
+    assert t.request("virtual", "workload").path == \
+        "/virtual/workload?delay=50&calls=3&fanout=0&queries=2&cpu=0&insert=0"
+    assert t.request("virtual", "io").path == "/virtual/io?delay=7&calls=9"   # the shape sets the workload only
+    t = catalogue.table({"WORKLOAD": "fanout=4&insert=1", "DELAY": "7"})
+    assert t.params("workload") == "delay=7&calls=0&fanout=4&queries=0&cpu=0&insert=1"
+    assert catalogue.table().canonical({"WORKLOAD": "cpu=5, calls=1", "DELAY": "7"}) == \
+        {"WORKLOAD": "calls=1,cpu=5", "DELAY": "7"}
+    with pytest.raises(Fatal, match="unknown item 'n=5'"):
+        catalogue.table({"WORKLOAD": "n=5"})
+
+
+def test_an_app_without_the_workload_scenario_is_named(tmp_path, scenario_catalogue):
+    (tmp_path / "c.json").write_text(json.dumps([e for e in entries(scenario_catalogue) if e["name"] != "workload"]))
+    catalogue.use(file=str(tmp_path / "c.json"))
+    with pytest.raises(Fatal, match="WORKLOAD: the app has no workload scenario; rebuild it"):
+        catalogue.table().canonical({"WORKLOAD": "calls=1"})
+
+
+def test_targets_takes_a_workload(http_server, scenario_catalogue, capsys):
+    url, routes = http_server
+    routes["/scenarios"] = (200, entries(scenario_catalogue))
+    assert cli.main(["targets", "--app-url", url, "--param", "WORKLOAD=calls=3,delay=50", "workload", "virtual"]) == 0
+    assert capsys.readouterr().out.splitlines()[:3] == [
+        "GET", "/virtual/workload?delay=50&calls=3&fanout=0&queries=0&cpu=0&insert=0", "200"]
+    assert cli.main(["targets", "--app-url", url, "--param", "WORKLOAD=calls=x", "workload", "virtual"]) == 1
+    assert "'x' is not a whole number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('workload = "calls=3, delay=50"\nrates = [800]\nmodes = ["virtual", "reactive"]\nconcurrency = [10, 100]\n',
+     {"workload": "calls=3, delay=50", "rates": "800", "modes": "virtual,reactive", "concurrency": "10,100"}),
+    ("rates = 800\n[workload]\ncalls = 3\ndelay = 50\n", {"rates": "800", "workload": "calls=3,delay=50"}),
+])
+def test_a_workload_file(tmp_path, text, expected):
+    (tmp_path / "w.toml").write_text(text)
+    assert catalogue.workload_file(str(tmp_path / "w.toml")) == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    (None, "w.toml: No such file or directory"),
+    ("workload = calls=3", "w.toml: not TOML"),
+    ('workload = "calls=3"\nrate = [800]', "unknown key rate .known: workload, rates, modes, concurrency"),
+    ("rates = [800]", "no workload"),
+    ('workload = "calls=3"\nmodes = [["virtual"]]', "modes = .*a text, a whole number or a list of them"),
+])
+def test_a_bad_workload_file_is_named(tmp_path, text, message):
+    if text is not None:
+        (tmp_path / "w.toml").write_text(text)
+    with pytest.raises(Fatal, match=message):
+        catalogue.workload_file(str(tmp_path / "w.toml"))

@@ -2,7 +2,8 @@
 import pytest
 
 from harness import cli
-from harness.runs import plan
+from harness.runs import plan, trial_plan
+from harness.runs.system import System
 
 
 def settings(*argv, env=None):
@@ -114,3 +115,51 @@ def test_environment_overrides():
 def test_bad_settings_are_clear_errors(argv, env, message):
     with pytest.raises(cli.Fatal, match=message.replace("+", r"\+")):
         plan.build_plan(settings(*argv, env=env))
+
+
+def test_a_workload_is_the_scenario_measured_with_its_shape():
+    s, p = steps("--workload", "queries=2, calls=3,delay=50", "--rates", "800")
+    assert (s.scenarios, s.scenarios_given, s.env["WORKLOAD"]) == (("workload",), True, "delay=50,calls=3,queries=2")
+    assert s.aa == "" and {(st.scenario, st.tool, st.level) for st in p} == {
+        ("workload", "vegeta", 800), ("workload", "hey", 10), ("workload", "hey", 100)}   # hey: LEVELS
+    assert System(s, "", None).request("worker", "workload").path == \
+        "/worker/workload?delay=50&calls=3&fanout=0&queries=2&cpu=0&insert=0"
+    assert settings("--workload", "calls=3", "--scenario", "io,workload").scenarios == ("io", "workload")
+    assert "workload" not in settings().scenarios   # a plain run: every scenario but the workload
+    with pytest.raises(cli.Fatal, match="workload: 'calls=-3'"):
+        settings("--workload", "calls=-3")
+
+
+def test_a_workload_in_the_interleaved_design():
+    s = plan.settings(cli.compare_parser().parse(["--workload", "calls=3", "--rates", "800,1600", "--seed", "1"]))
+    assert trial_plan.steps_of(s) == [("workload", "vegeta", 800), ("workload", "vegeta", 1600)]
+    s = plan.settings(cli.compare_parser().parse(["--workload", "calls=3", "--seed", "1", "--design", "duet"]))
+    assert trial_plan.steps_of(s) == [("workload", "vegeta", 200)]   # without --rates: one default step
+
+
+@pytest.mark.parametrize("design, expected", [
+    ("interleaved", ["trial block 0 workload 800 ", "design interleaved: 4 series, 1 steps"]),
+    ("duet", ["trial block 0 workload 800 ", "design duet: 4 series, 1 steps"]),
+    ("sequential", ["  1. worker workload vegeta 800", "  2. worker workload hey 10", "9 steps of 5s"]),
+])
+def test_a_workloads_dry_run(design, expected, capsys):
+    argv = ["--workload", "calls=3,delay=50,queries=2", "--rates", "800", "--dry-run", "--design", design]
+    assert cli.main(["compare", *argv, "--seed", "1", "--rotate", "1"]) == 0
+    out = capsys.readouterr().out
+    assert all(x in out for x in expected), out
+
+
+def test_a_workload_file_gives_what_no_flag_does(tmp_path):
+    (tmp_path / "w.toml").write_text('rates = [800, 1600]\nmodes = ["virtual", "reactive"]\n'
+                                     '[workload]\ncalls = 3\ndelay = 50\n')
+    s = settings("--workload-file", str(tmp_path / "w.toml"))
+    assert (s.scenarios, s.env["WORKLOAD"], s.rates, s.modes) == (("workload",), "delay=50,calls=3", (800, 1600),
+                                                                 ("virtual", "reactive"))
+    s = settings("--rates", "400", "--workload-file", str(tmp_path / "w.toml"), "--workload", "queries=1",
+                 "--modes", "worker")
+    assert (s.env["WORKLOAD"], s.rates, s.modes) == ("queries=1", (400,), ("worker",))   # the flags win
+    (tmp_path / "w.toml").write_text('workload = "calls=3"\nrates = ["fast"]\n')
+    with pytest.raises(cli.Fatal, match="positive integers, got 'fast'"):
+        settings("--workload-file", str(tmp_path / "w.toml"))
+    with pytest.raises(cli.Fatal, match="nope.toml: No such file"):
+        settings("--workload-file", str(tmp_path / "nope.toml"))

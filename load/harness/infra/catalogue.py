@@ -19,6 +19,10 @@ environment variables of vegeta.sh and hey.sh); PARAM_ENV maps each onto the cat
 it sets, the one place that does. A parameter left unset takes the catalogue's default. A word parameter's other
 choices make scenarios of their own: pinning's lock=reentrant is `pinning-reentrant`. A scenario with a required
 parameter the harness cannot fill (order's id) is not a load scenario and is left out.
+
+A shape sets several parameters of one scenario in one text (SHAPES): WORKLOAD ('calls=3,delay=50,queries=2',
+compare's --workload) shapes the workload scenario, each item checked against the catalogue's bounds (Shape). A
+workload file (--workload-file, TOML) holds a shape and the loads to run it at (workload_file).
 """
 import contextlib
 import functools
@@ -28,6 +32,7 @@ import re
 import subprocess
 import tempfile
 import time
+import tomllib
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
@@ -49,7 +54,11 @@ PARAM_ENV = {
     "CPU_N": ("n", ("cpu",)),
     "PINNING_LOCK": ("lock", ("pinning",)),
 }
-PARAMS = tuple(PARAM_ENV)
+# environment name -> the scenario whose parameters its NAME=VALUE items set (Shape)
+SHAPES = {"WORKLOAD": "workload"}   # calls, fanout, queries, cpu, insert, delay of one request
+PARAMS = tuple(PARAM_ENV) + tuple(SHAPES)
+# a workload file's keys: compare's flags (their dests) it may set (workload_file)
+FILE_KEYS = ("workload", "rates", "modes", "concurrency")
 
 _source = {"url": None, "file": None}
 
@@ -78,6 +87,91 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Shape:
+    """A workload: whole numbers for some of a scenario's parameters. ITEMS the named ones in the catalogue's order,
+    PARAMS the scenario's (Param, ...), whose defaults fill the rest."""
+    items: tuple    # ((name, int), ...)
+    params: tuple
+
+    @classmethod
+    def of(cls, text, params):
+        """The Shape of TEXT ('calls=3,delay=50': commas or & between items, spaces allowed) for a scenario with
+        PARAMS; Fatal naming the bad item: an unknown name, a name twice, a value not a whole number or outside
+        the catalogue's min..max."""
+        known, given = [p.name for p in params], {}
+        for item in filter(None, (x.strip() for x in re.split(r"[,&]", text))):
+            name, eq, value = (x.strip() for x in item.partition("="))
+            p = next((p for p in params if p.name == name), None)
+            if p is None or not eq:
+                raise Fatal(f"workload: unknown item '{item}' (NAME=VALUE, NAME one of: {', '.join(known)})")
+            if not re.fullmatch(r"-?[0-9]+", value):
+                raise Fatal(f"workload: '{item}': '{value}' is not a whole number")
+            if (p.min is not None and int(value) < p.min) or (p.max is not None and int(value) > p.max):
+                raise Fatal(f"workload: '{item}': {name} lies in {p.min}..{'' if p.max is None else p.max} "
+                            "(the app's bounds, GET /scenarios)")
+            if name in given:
+                raise Fatal(f"workload: '{item}': {name} given twice")
+            given[name] = int(value)
+        if not given:
+            raise Fatal(f"workload '{text}' names nothing (NAME=VALUE, NAME one of: {', '.join(known)})")
+        return cls(tuple((n, given[n]) for n in known if n in given), tuple(params))
+
+    @property
+    def text(self):
+        """The canonical text: the named items in the catalogue's order, 'delay=50,calls=3'."""
+        return ",".join(f"{n}={v}" for n, v in self.items)
+
+    def as_dict(self):
+        """Every parameter's value: the named ones, the defaults for the rest."""
+        named = dict(self.items)
+        return {p.name: named.get(p.name, int(p.default)) for p in self.params}
+
+    @property
+    def query(self):
+        """The request's query string, every parameter: 'delay=50&calls=3&fanout=0&...'."""
+        return "&".join(f"{n}={v}" for n, v in self.as_dict().items())
+
+    @property
+    def label(self):
+        """The items that differ from the defaults, as a title shows them: 'delay=50, calls=3'."""
+        named = dict(self.items)
+        return ", ".join(f"{p.name}={named[p.name]}" for p in self.params
+                         if p.name in named and str(named[p.name]) != p.default)
+
+
+def shaped(params):
+    """The scenarios PARAMS (env name -> value) gives a shape (SHAPES): ('workload',) with a WORKLOAD."""
+    return tuple(scenario for env, scenario in SHAPES.items() if env in params)
+
+
+def workload_file(path):
+    """A workload file (TOML): `workload = "calls=3,delay=50"` or a [workload] table of those items, and optionally
+    `rates`, `modes`, `concurrency` (lists): FILE_KEYS -> their text as the flags take it; Fatal on a missing file,
+    bad TOML, an unknown key or no workload."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise Fatal(f"workload file {path}: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise Fatal(f"workload file {path}: not TOML ({e})") from None
+    unknown = [k for k in data if k not in FILE_KEYS]
+    if unknown:
+        raise Fatal(f"workload file {path}: unknown key {', '.join(unknown)} (known: {', '.join(FILE_KEYS)})")
+    if "workload" not in data:
+        raise Fatal(f"workload file {path}: no workload (workload = \"calls=3,delay=50\" or a [workload] table)")
+    out = {}
+    for k, v in data.items():
+        if k == "workload" and isinstance(v, dict):
+            v = [f"{name}={x}" for name, x in v.items()]
+        values = v if isinstance(v, list) else [v]
+        if not all(isinstance(x, str | int) for x in values):
+            raise Fatal(f"workload file {path}: {k} = {v!r}: a text, a whole number or a list of them")
+        out[k] = ",".join(map(str, values))
+    return out
+
+
+@dataclass(frozen=True)
 class Table:
     scenarios: tuple
     modes: tuple     # the product's modes
@@ -97,11 +191,28 @@ class Table:
     def request(self, mode, scenario):
         return self.requests[(mode, scenario)]
 
+    @property
+    def plain(self):
+        """The scenarios a run measures unless told: all but the shaped ones (a workload needs its shape)."""
+        return tuple(x for x in self.scenarios if x not in SHAPES.values())
+
+    def shape(self, env, text):
+        """The Shape of TEXT for the scenario SHAPES[ENV] names ('WORKLOAD': workload's parameters); Fatal on a bad
+        item or an app without that scenario."""
+        scenario = SHAPES[env]
+        if scenario not in self.params_of:
+            raise Fatal(f"{env}: the app has no {scenario} scenario; rebuild it (./mvnw -B -q package -DskipTests)")
+        return Shape.of(str(text), self.params_of[scenario])
+
+    def canonical(self, params):
+        """PARAMS (env name -> value) with each shape as its canonical Shape.text."""
+        return {k: self.shape(k, v).text if k in SHAPES else v for k, v in params.items()}
+
     def params(self, scenario):
         return self.request(self.modes_for(scenario)[0], scenario).params
 
     def default(self, env_name):
-        """The catalogue's default of the parameter ENV_NAME (one of PARAMS) sets, in its first scenario."""
+        """The catalogue's default of the parameter ENV_NAME (one of PARAM_ENV) sets, in its first scenario."""
         name, only = PARAM_ENV[env_name]
         for scenario in self.scenarios:
             if only is None or scenario in only:
@@ -245,13 +356,15 @@ def build(entries, overrides):
         variants = [(e["name"], {})]
         for p in ps:
             variants += [(f"{e['name']}-{c}", {p.name: c}) for c in p.choices if c != p.default]
+        shape = {n: str(v) for env in SHAPES if SHAPES[env] == e["name"] and env in overrides
+                 for n, v in Shape.of(str(overrides[env]), ps).items}
         for name, fixed in variants:
             scenarios.append(name)
             params_of[name] = ps
             query = []
             for p in ps:
                 env = env_of(e["name"], p.name)
-                value = fixed.get(p.name) or (overrides.get(env) if env else None) or p.default
+                value = fixed.get(p.name) or shape.get(p.name) or (overrides.get(env) if env else None) or p.default
                 query.append(f"{p.name}={urllib.parse.quote(str(value), safe='')}")
             for s in e["series"]:
                 if s["name"] not in kinds:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from harness.analysis import ladder
 from harness.drivers import DRIVERS, RATE_TOOLS, is_rate
-from harness.infra.catalogue import PARAMS, table
+from harness.infra.catalogue import PARAMS, shaped, table
 from harness.infra.durations import parse_ms
 from harness.infra.errors import Fatal
 from harness.infra.series import base_of, client_of  # noqa: F401  (the runs' names for them)
@@ -21,6 +21,7 @@ LEVELS = {
     "checkout": ((50, 150, 300), (10, 100)),
     "cpu": ((50, 200, 400), (2, 16)),
     "pinning": ((20, 100, 400), (10, 300)),          # and every pinning-* scenario
+    "workload": ((200, 800), (10, 100)),             # any shape: what yours sustains, --rates says
 }
 DEFAULT_LEVELS = ((50,), (10,))
 
@@ -178,23 +179,22 @@ def _duration_ms(text, what):
 
 
 def flag(args, name, default=None):
-    """The value of --NAME (dashes as underscores) when given, else DEFAULT."""
+    """The value of --NAME (dashes as underscores) when given, else --workload-file's, else DEFAULT."""
     v = getattr(args, name, None)
+    v = (getattr(args, "workload_file", None) or {}).get(name) if v is None else v
     return default if v is None else v
 
 
 def settings(args, rng=random):
     """The settings of a run from its parsed options ARGS (cli.compare_parser); Fatal on bad input."""
-    # the scenario parameters by their catalogue names (DELAY, IO_CALLS, ...): given flags only, the rest the app's
-    env = {k: flag(args, k.lower()) for k in PARAMS if flag(args, k.lower()) is not None}
-    env["TIMEOUT"] = flag(args, "timeout", "10s")
     sc = table()
-    s = Settings(scenarios=sc.scenarios, modes=sc.modes, quick=args.quick, dry_run=args.dry_run,
-                 native=args.native, rebuild=args.rebuild, no_build=args.no_build, profile=args.profile, aot=args.aot,
-                 out=args.out or "",
+    # the scenario parameters by their catalogue names (DELAY, IO_CALLS, ...): given flags only, the rest the app's
+    env = sc.canonical({k: flag(args, k.lower()) for k in PARAMS if flag(args, k.lower()) is not None})
+    env["TIMEOUT"] = flag(args, "timeout", "10s")
+    s = Settings(scenarios=sc.plain, modes=sc.modes, quick=args.quick, dry_run=args.dry_run, native=args.native,
+                 rebuild=args.rebuild, no_build=args.no_build, profile=args.profile, aot=args.aot, out=args.out or "",
                  app_url=args.app_url or "", app_pid=args.app_pid or "", cpus=args.cpus or "")
-    aa = args.aa or ""
-    exp = args.experiment or ""
+    aa, exp = args.aa or "", args.experiment or ""
     if exp:
         preset = EXPERIMENTS.get(exp if exp in ("saturate", "cost", "ladder", "scale") else exp.upper())
         if preset is None:
@@ -220,10 +220,10 @@ def settings(args, rng=random):
         s.warmup_max_s = flag(args, "warmup_max", "0")
         reuse = True if reuse is None else reuse
     s.reuse = bool(reuse)
-    s.scenarios = _csv(args.scenario) or s.scenarios
-    s.modes = _csv(args.modes) or s.modes
-    s.rates = _ints(args.rates, "rates") if args.rates else s.rates
-    s.conc = _ints(args.concurrency, "concurrency") if args.concurrency else s.conc
+    s.scenarios = _csv(args.scenario) or shaped(env) or s.scenarios   # a workload: its scenario unless told
+    s.modes = _csv(flag(args, "modes")) or s.modes
+    s.rates = _ints(flag(args, "rates"), "rates") or s.rates
+    s.conc = _ints(flag(args, "concurrency"), "concurrency") or s.conc
     s.tools = _csv(args.tools) or s.tools
     s.agents = _csv(args.agents)
     if len(s.agents) == 1 and re.fullmatch(r"k8s:[1-9][0-9]*", s.agents[0]):   # pods of Hyperfoil's k8s deployer
@@ -287,8 +287,8 @@ def settings(args, rng=random):
 def design_opts(s, args, experiment, preset):
     """--design, --budget, --jvm-opts, --seed into S. The default design is interleaved for a plain run (and --quick),
     sequential for an experiment, --runs, --cost, --app-url or --cpus, unless the PRESET names its design."""
-    s.scenarios_given = bool(args.scenario or preset.get("scenarios"))
-    s.modes_given = bool(args.modes or preset.get("modes"))
+    s.scenarios_given = bool(args.scenario or shaped(s.env) or preset.get("scenarios"))
+    s.modes_given = bool(flag(args, "modes") or preset.get("modes"))
     plain = not (experiment or s.runs > 1 or s.app_url or s.cpus)
     s.design = args.design or preset.get("design") or ("interleaved" if plain else "sequential")
     if s.design not in DESIGNS:

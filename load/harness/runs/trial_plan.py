@@ -11,9 +11,10 @@ from harness.infra.errors import Fatal
 from harness.runs import plan
 
 # What a default run measures: one step per scenario the targets name (scenario, tool, load), at the rates the
-# previous runs found every series serving fully (docs/results.md); io 2,500 is the A/A yardstick's rate.
+# previous runs found every series serving fully (docs/results.md); io 2,500 is the A/A yardstick's rate. A
+# workload (--workload) without --rates: its lowest rate of plan.LEVELS.
 DEFAULT_STEPS = (("io", "vegeta", 2500), ("fanout", "vegeta", 150), ("db", "vegeta", 800),
-                 ("checkout", "vegeta", 150), ("cpu", "hey", 16))
+                 ("checkout", "vegeta", 150), ("cpu", "hey", 16), ("workload", "vegeta", plan.levels("workload")[0][0]))
 DEFAULT_SCENARIOS = ("io", "fanout", "db", "checkout")   # cpu (with worker: its target) only when asked: time
 DEFAULT_SERIES = ("virtual", "virtual+socket", "reactive")
 QUICK_STEPS = (("io", "vegeta", 500),)

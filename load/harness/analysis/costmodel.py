@@ -1,0 +1,362 @@
+"""The cost model of `calibrate` and `advise` (docs/advise.md): a request's CPU, latency, memory and threads as
+linear sums of what it does, fitted per series from measured trials, and the highest rate each bound allows.
+
+CPU per request (ms) = fixed + per call x calls + per concurrent call x fanout + per query x queries
+                       + per million divisions x the kernel's divisions + per insert x insert
+                       + the per-second cost (cores) x 1000 / rate
+The last term is what an app spends every second whatever the rate (timers, event-loop wake-ups, GC): spread over
+fewer requests at a low rate. The same form, fitted on the whole machine's CPU (app, delay service, database, load
+generator, kernel), gives the cores a rate needs; the machine's ceiling is where they reach the share of its cores at
+which the calibration's own sweep saw p99 double."""
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from scipy.special import stdtrit  # t quantiles; scipy.stats takes 0.7 s to import
+
+# the shape's items, in the catalogue's order (GET /scenarios, workload)
+SHAPE_KEYS = ("delay", "calls", "fanout", "queries", "cpu", "insert")
+# the CPU terms: name, unit of its coefficient
+CPU_TERMS = (("fixed", "ms"), ("call", "ms"), ("concurrent_call", "ms"), ("query", "ms"),
+             ("mdiv", "ms"), ("insert", "ms"), ("per_second", "cores"))
+LAT_TERMS = CPU_TERMS[:-1]
+
+
+@functools.cache
+def divisions(n):
+    """The CPU kernel's trial divisions for primes up to N (org.vtvr.cpu.Primes, exactly): its work grows as
+    n^1.5 / ln n, so the model counts divisions, not n."""
+    if n < 3:
+        return 0
+    odd = np.arange(3, n + 1, 2, dtype=np.int64)
+    spf = np.zeros(len(odd), dtype=np.int64)   # smallest odd factor of each odd candidate (0: prime)
+    for d in range(3, math.isqrt(n) + 1, 2):
+        i = (d * d - 3) // 2
+        sl = spf[i::d]
+        sl[sl == 0] = d
+    root = np.sqrt(odd.astype(np.float64)).astype(np.int64)
+    root += (root + 1) * (root + 1) <= odd
+    prime_loops = np.maximum(0, (root - 1) // 2)            # d = 3, 5, ... <= sqrt(c)
+    loops = np.where(spf == 0, prime_loops, (spf - 1) // 2)  # stops at the smallest factor
+    return int(loops.sum())
+
+
+def features(shape, rate):
+    """The CPU model's inputs of SHAPE (a dict of SHAPE_KEYS) at RATE req/s."""
+    return [1.0, shape["calls"], shape["fanout"], shape["queries"], divisions(shape["cpu"]) / 1e6,
+            shape["insert"], 1000.0 / rate]
+
+
+def waited_ms(shape):
+    """The delay service's own wait in a request: the sequential calls, then the concurrent ones at once."""
+    return shape["delay"] * (shape["calls"] + (1 if shape["fanout"] else 0))
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A least-squares fit: coefficients, their covariance, residual degrees of freedom."""
+    names: tuple
+    coef: tuple
+    cov: tuple
+    dof: int
+
+    @classmethod
+    def of(cls, names, x, y):
+        x, y = np.asarray(x, float), np.asarray(y, float)
+        coef, *_ = np.linalg.lstsq(x, y, rcond=None)
+        dof = max(1, len(y) - x.shape[1])
+        s2 = float(((y - x @ coef) ** 2).sum()) / dof
+        cov = s2 * np.linalg.pinv(x.T @ x)
+        return cls(tuple(names), tuple(map(float, coef)), tuple(map(tuple, cov.tolist())), dof)
+
+    def at(self, x, level=0.95):
+        """(estimate, low, high) of the fitted mean at inputs X."""
+        x = np.asarray(x, float)
+        est = float(x @ np.asarray(self.coef))
+        half = stdtrit(self.dof, 0.5 + level / 2) * math.sqrt(max(0.0, x @ np.asarray(self.cov) @ x))
+        return est, est - half, est + half
+
+    def terms(self, level=0.95):
+        """{name: (estimate, low, high)} of each coefficient."""
+        eye = np.eye(len(self.coef))
+        return {n: self.at(eye[i], level) for i, n in enumerate(self.names)}
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One measured trial of calibrate or verify: a series at a shape and rate, and what it cost."""
+    series: str
+    shape: dict
+    rate: float            # asked, req/s
+    sent_rps: float
+    ok: int
+    requests: int
+    app_ms: float          # app CPU per request
+    machine_ms: float      # the whole machine's CPU per request
+    p50_ms: float | None
+    p99_ms: float | None
+    rss_mib: float
+    threads: int
+    jit_pct: float         # the app's JIT threads, % of a core, during the trial
+    kind: str = "cpu"      # cpu, memory, sweep, idle
+
+    @property
+    def ok_rate(self):
+        return self.ok / self.requests if self.requests else 0.0
+
+
+@dataclass
+class SeriesModel:
+    """One series' calibrated model."""
+    series: str
+    cpu: Fit
+    machine: Fit
+    latency: Fit
+    memory: Fit                 # RSS MiB = idle + per waiting request x in flight
+    threads: Fit
+    idle_cores: float
+    util_max: float             # the share of the cores requests get (fitted to the sweep, see cores_ceiling)
+    sweep_ceiling: float        # the rate the sweep's p99 doubled at (its shape), 0: not reached
+    tail_ms: float              # unloaded p99 minus p50
+    bounds: dict                # name -> size (worker threads, DB pool, delay connections, admission)
+    rates: tuple                # the calibrated rates (lowest, highest)
+    shape_max: dict             # the largest value of each item the calibration measured
+
+    def to_json(self):
+        d = asdict(self)
+        for k in ("cpu", "machine", "latency", "memory", "threads"):
+            d[k] = asdict(getattr(self, k))
+        return d
+
+    @classmethod
+    def from_json(cls, d):
+        fits = {k: Fit(**{**d[k], "names": tuple(d[k]["names"]), "coef": tuple(d[k]["coef"]),
+                          "cov": tuple(map(tuple, d[k]["cov"]))})
+                for k in ("cpu", "machine", "latency", "memory", "threads")}
+        return cls(**{**d, **fits, "rates": tuple(d["rates"])})
+
+
+@dataclass
+class Calibration:
+    """calibration.json: the machine, software and every series' model."""
+    facts: dict
+    series: dict = field(default_factory=dict)     # series -> SeriesModel
+    trials: list = field(default_factory=list)     # every Trial, for the page and a refit
+
+    def write(self, path):
+        with open(path, "w") as f:
+            json.dump({"facts": self.facts, "series": {k: v.to_json() for k, v in self.series.items()},
+                       "trials": [asdict(t) for t in self.trials]}, f, indent=1)
+
+    @staticmethod
+    def raw(path):
+        with open(path) as f:
+            return json.load(f)
+
+    @classmethod
+    def read(cls, path, models=True):
+        """The calibration at PATH; MODELS=False: its facts and trials only (to fit again)."""
+        d = cls.raw(path)
+        series = {k: SeriesModel.from_json(v) for k, v in d["series"].items()} if models else {}
+        return cls(d["facts"], series, [Trial(**t) for t in d.get("trials", ())])
+
+
+def in_flight(rate, latency_ms):
+    """Requests in flight by Little's law."""
+    return rate * latency_ms / 1000
+
+
+def fit_series(series, trials, bounds, ncores):
+    """The SeriesModel of SERIES from its TRIALS (cpu, memory, sweep and idle kinds)."""
+    cpu = [t for t in trials if t.kind in ("cpu", "memory") and t.ok]
+    names = tuple(n for n, _ in CPU_TERMS)
+    x = [features(t.shape, t.sent_rps) for t in cpu]
+    app = Fit.of(names, x, [t.app_ms for t in cpu])
+    mach = Fit.of(names, x, [t.machine_ms for t in cpu])
+    lat = [t for t in cpu if t.kind == "cpu" and t.p50_ms is not None]
+    latency = Fit.of(tuple(n for n, _ in LAT_TERMS), [features(t.shape, 1)[:-1] for t in lat],
+                     [t.p50_ms - waited_ms(t.shape) for t in lat])
+    flight = [[1.0, in_flight(t.sent_rps, t.p50_ms or 0)] for t in cpu]
+    memory = Fit.of(("idle", "per_request"), flight, [t.rss_mib for t in cpu])
+    threads = Fit.of(("idle", "per_request"), flight, [t.threads for t in cpu])
+    idle = [t for t in trials if t.kind == "idle"]
+    idle_cores = float(np.median([t.app_ms for t in idle])) / 1000 if idle else 0.0
+    low = [t for t in lat if t.sent_rps <= min(x.sent_rps for x in lat) * 1.01 and t.p99_ms is not None]
+    tail = float(np.median([t.p99_ms - t.p50_ms for t in low])) if low else 1.0
+    rates = [t.sent_rps for t in cpu]
+    m = SeriesModel(series, app, mach, latency, memory, threads, idle_cores, 1.0, 0.0, tail, dict(bounds),
+                    (min(rates), max(rates)), {k: max(t.shape[k] for t in cpu) for k in SHAPE_KEYS})
+    sweep = sorted((t for t in trials if t.kind == "sweep"), key=lambda t: t.rate)
+    crossed = sweep_ceiling(sweep)
+    if crossed:   # the share that puts the model's ceiling where the sweep's p99 doubled (between two rates)
+        below = max(t.rate for t in sweep if t.rate < crossed)
+        m.sweep_ceiling = crossed
+        m.util_max = fit_share(m, sweep[0].shape, math.sqrt(below * crossed), ncores)
+    return m
+
+
+def fit_share(m, shape, rate, ncores):
+    """The share of the cores at which the model's cores ceiling of SHAPE is RATE (bisection)."""
+    lo, hi = 0.2, 1.5
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        m.util_max = mid
+        got = ceilings(m, shape, latency(m, shape), ncores)["cores"].value
+        lo, hi = (mid, hi) if got < rate else (lo, mid)
+    return round((lo + hi) / 2, 4)
+
+
+def sweep_ceiling(sweep):
+    """The first rate of an ascending SWEEP (its first trial the unloaded one) whose p99 is over twice the unloaded
+    p99 or whose successes fall under 99 %; None when none is."""
+    if len(sweep) < 2 or sweep[0].p99_ms is None:
+        return None
+    limit = 2 * sweep[0].p99_ms
+    for t in sweep[1:]:
+        if t.p99_ms is None or t.p99_ms > limit or t.ok_rate < 0.99:
+            return t.rate
+    return None
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A predicted figure and its 95 % interval."""
+    value: float
+    low: float
+    high: float
+
+    def as_dict(self, name):
+        return {name: self.value, f"{name}_low": self.low, f"{name}_high": self.high}
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One series' predicted cost of a shape at a rate."""
+    series: str
+    cpu_ms_per_req: Figure
+    cores: Figure               # the app's
+    machine_cores: Figure       # the app's and everything beside it on this machine
+    latency_ms: Figure          # median, unloaded
+    rss_mib: Figure
+    threads: Figure
+    max_rate: Figure
+    bound: str                  # what sets max_rate
+    limits: dict                # every bound's rate
+    outside: tuple              # how the question leaves the calibrated range (empty: inside)
+
+    def as_dict(self):
+        out = {}
+        for k in ("cpu_ms_per_req", "cores", "machine_cores", "latency_ms", "rss_mib", "threads", "max_rate"):
+            out.update(getattr(self, k).as_dict(k))
+        return {**{k: _num(v, 4) for k, v in out.items()}, "bound": self.bound,
+                "limits": {k: _num(v, 1) for k, v in self.limits.items()}, "outside": list(self.outside)}
+
+
+def _num(v, digits):
+    """V rounded; None for no bound at all (JSON has no infinity)."""
+    return round(float(v), digits) if math.isfinite(v) else None
+
+
+def _fig(t, floor=0.0):
+    return Figure(*(max(floor, v) for v in t))
+
+
+def predict(m, shape, rate, ncores):
+    """The Prediction of series model M for SHAPE at RATE req/s on a machine of NCORES."""
+    x = features(shape, rate)
+    cpu = _fig(m.cpu.at(x))
+    cores = Figure(*(v * rate / 1000 for v in (cpu.value, cpu.low, cpu.high)))
+    mach = _fig(m.machine.at(x))
+    mcores = Figure(*(v * rate / 1000 for v in (mach.value, mach.low, mach.high)))
+    lat = latency(m, shape)
+    flight = in_flight(rate, lat.value)
+    rss = _fig(m.memory.at([1.0, flight]))
+    threads = _fig(m.threads.at([1.0, flight]))
+    limits = ceilings(m, shape, lat, ncores)
+    bound = min(limits, key=lambda k: limits[k].value)
+    outside = tuple(f"{k}={shape[k]} (calibrated up to {m.shape_max[k]})" for k in SHAPE_KEYS
+                    if shape[k] > m.shape_max[k])
+    lo, hi = m.rates
+    if not lo / 2 <= rate <= hi * 2:
+        outside += (f"rate {rate:g} req/s (calibrated at {lo:.0f}-{hi:.0f})",)
+    return Prediction(m.series, cpu, cores, mcores, lat, rss, threads, limits[bound], bound,
+                      {k: v.value for k, v in limits.items()}, outside)
+
+
+def latency(m, shape):
+    """The unloaded median latency of SHAPE: the waits plus the fitted rest."""
+    lat = _fig(m.latency.at(features(shape, 1)[:-1]), 0.1)
+    return Figure(*(v + waited_ms(shape) for v in (lat.value, lat.low, lat.high)))
+
+
+def wait_p99_s(lam, mu, c):
+    """The 99th percentile of the wait in an M/M/c queue (arrivals LAM/s, each of C servers MU/s): 0 when fewer
+    than 1 % wait; Erlang's C formula."""
+    a = lam / mu
+    rho = a / c
+    if rho >= 1:
+        return math.inf
+    term, total = 1.0, 1.0
+    for k in range(1, c):
+        term *= a / k
+        total += term
+    last = term * a / c / (1 - rho)
+    waits = last / (total + last)
+    return 0.0 if waits <= 0.01 else math.log(waits / 0.01) / (c * mu - lam)
+
+
+def cores_ceiling(demand_ms, fixed_cores, p99_ms, share, ncores):
+    """The rate at which requests needing DEMAND_MS of the machine's CPU each, on NCORES of which SHARE is theirs
+    less FIXED_CORES (busy whatever the rate), wait as long again as their unloaded p99 at the 99th percentile:
+    where the p99 doubles, as an M/M/c queue has it."""
+    avail = ncores * share - fixed_cores
+    if avail <= 0 or demand_ms <= 0:
+        return 0.0 if avail <= 0 else math.inf
+    mu = avail / ncores / (demand_ms / 1000)
+    lo, hi = 0.0, ncores * mu
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if wait_p99_s(mid, mu, ncores) <= p99_ms / 1000 else (lo, mid)
+    return lo
+
+
+def ceilings(m, shape, lat, ncores):
+    """{bound: Figure of the highest rate it allows} for SHAPE whose latency is LAT."""
+    out = {}
+    # cores: the machine's CPU per request (without the per-second term, which is FIXED) in an M/M/c queue
+    names = list(m.machine.names)
+    per_sec = names.index("per_second")
+    x = features(shape, 1000.0)
+    x[per_sec] = 0.0
+    demand = m.machine.at(x)
+    fixed = max(0.0, m.machine.coef[per_sec])
+    p99 = lat.value + m.tail_ms
+    out["cores"] = Figure(*(cores_ceiling(d, fixed, p99, m.util_max, ncores)
+                            for d in (demand[0], demand[2], demand[1])))
+    for name, size in m.bounds.items():
+        held = held_ms(name, shape, lat.value, m.latency.coef[3])
+        if held:   # Little's law: SIZE held for HELD ms each
+            out[name] = Figure(*(size * 1000 / h for h in (held, held * lat.high / lat.value,
+                                                           held * lat.low / lat.value)))
+    return out
+
+
+# the bounds a series has (read from the app's /q/info at calibration): name -> what a request holds one for
+BOUNDS = {"worker threads": "the whole request", "fan-out threads": "each concurrent call",
+          "database connections": "each statement", "delay connections": "each delay call",
+          "admission (bench.max-in-flight)": "the whole request"}
+
+
+def held_ms(name, shape, latency_ms, query_ms):
+    """Milliseconds of one bound's unit (a thread, a connection) a request of SHAPE holds; 0: none."""
+    if BOUNDS[name] == "the whole request":
+        return latency_ms
+    if name == "fan-out threads":
+        return shape["fanout"] * (shape["delay"] + 1.0)
+    if name == "database connections":
+        return (shape["queries"] + shape["insert"]) * max(0.05, query_ms)
+    return (shape["calls"] + shape["fanout"]) * (shape["delay"] + 1.0)

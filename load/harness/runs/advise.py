@@ -1,0 +1,137 @@
+"""`advise`: a workload's predicted cost per series from a calibration, in under a second and without starting
+anything; `--verify` measures it too (a sweep per series on calibrate's bench) and puts prediction and measurement
+side by side (docs/advise.md)."""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+from dataclasses import asdict
+from datetime import datetime
+
+from harness.analysis import costmodel
+from harness.analysis.advice import calibration_path, label, parse_shape, predictions, recommend, table, workload_params
+from harness.analysis.costmodel import Calibration
+from harness.infra.errors import Fatal
+from harness.infra.procs import Procs, log
+from harness.infra.tools import LOAD_DIR
+
+# verify: the CPU points (shares of the series' predicted ceiling), then the sweep's (until p99 doubles)
+CPU_SHARES = (0.2, 0.5, 0.8)
+SWEEP_SHARES = (0.9, 1.0, 1.1, 1.2, 1.35, 1.5, 1.75, 2.0, 2.5, 3.0)
+CPU_WITHIN, CEILING_WITHIN = 0.15, 0.20     # issue #42's targets
+
+
+def run(args):
+    cal = Calibration.read(calibration_path(args.calibration))
+    series = tuple(x for x in (args.modes or "").split(",") if x)
+    unknown = [x for x in series if x not in cal.series]
+    if unknown:
+        raise Fatal(f"--modes: {', '.join(unknown)} not in the calibration ({', '.join(cal.series)})")
+    params = workload_params(cal)
+    shapes = [parse_shape(w, params) for w in args.workload or ()]
+    if not shapes:
+        raise Fatal("--workload SHAPE is needed, e.g. --workload 'calls=3,delay=50,queries=2'")
+    rate = float(args.rate or 0)
+    if rate <= 0 and not args.verify:
+        raise Fatal("--rate REQ_PER_S is needed (a positive number)")
+    if args.verify:
+        return verify(args, cal, shapes, series or ("virtual", "worker", "reactive"))
+    f = cal.facts
+    answers = {}
+    for sh in shapes:
+        preds = predictions(cal, sh, rate, series)
+        answers[label(sh)] = preds
+        if not args.json:
+            print(f"Workload: {label(sh)} at {rate:g} req/s (calibrated on {f.get('cpu')}, {f.get('cores')} cores, "
+                  f"{f.get('date')}; 95 % intervals)\n")
+            print(table(preds) + "\n")
+            print(recommend(preds, rate) + "\n")
+    if args.json:
+        one = len(answers) == 1
+        doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()}} for lab, preds in answers.items()}
+        json.dump(next(iter(doc.values())) if one else doc, sys.stdout, indent=1)
+        print()
+    return 0
+
+
+def verify(args, cal, shapes, series):
+    """Each SHAPE measured on SERIES: CPU at CPU_SHARES of each series' predicted ceiling, then up the sweep until
+    p99 doubles; the table of prediction and measurement to OUT/verify.md and verify.json."""
+    from harness.runs.calibrate import WARM, sweep  # here: the bench's imports take 0.5 s advise need not wait
+    from harness.runs.costbench import Bench
+    out = os.path.abspath(args.out or os.path.join(LOAD_DIR, "results",
+                                                   "verify-" + datetime.now().strftime("%Y%m%d-%H%M%S")))
+    ncores = cal.facts.get("cores") or 1
+    rows, trials = [], []
+    with Procs() as ps:
+        bench = Bench(series, out, ps, float(args.seconds or 3))
+        bench.start()
+        bench.warm(WARM + tuple((sh, 100) for sh in shapes), most_s=150)
+        for sh in shapes:
+            for x in series:
+                ceiling = costmodel.predict(cal.series[x], sh, 100.0, ncores).max_rate.value
+                got = [bench.trial(x, sh, max(1, round(ceiling * k)), "cpu") for k in CPU_SHARES
+                       for _ in range(int(args.repeat or 2))]
+                unloaded = max(1, min(50, round(ceiling * 0.05)))
+                swept = sweep(bench, x, sh, [unloaded] + [max(2, round(ceiling * k)) for k in SWEEP_SHARES])
+                trials += got + swept
+                rows += verify_rows(cal.series[x], sh, got, swept, ncores)
+                log(f"verified {label(sh)} on {x}: " + "; ".join(r["line"] for r in rows[-len(CPU_SHARES) - 1:]))
+    doc = {"calibration": cal.facts, "rows": rows, "trials": [asdict(t) for t in trials]}
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "verify.json"), "w") as fh:
+        json.dump(doc, fh, indent=1)
+    text = verify_page(rows, cal)
+    with open(os.path.join(out, "verify.md"), "w") as fh:
+        fh.write(text)
+    print(text)
+    log(f"verify -> {out}/verify.md")
+    return 0
+
+
+def verify_rows(m, sh, got, swept, ncores):
+    """The rows of one shape and series: each CPU point's prediction against its measured median, then the ceiling."""
+    rows = []
+    for rate in sorted({t.rate for t in got}):
+        pts = [t for t in got if t.rate == rate]
+        measured = statistics.median(t.app_ms for t in pts)
+        sent = statistics.median(t.sent_rps for t in pts) or rate
+        p = costmodel.predict(m, sh, sent, ncores)
+        err = p.cpu_ms_per_req.value / measured - 1 if measured else None
+        rows.append({"workload": label(sh), "series": m.series, "what": "cpu_ms_per_req", "rate": rate,
+                     "predicted": round(p.cpu_ms_per_req.value, 4), "low": round(p.cpu_ms_per_req.low, 4),
+                     "high": round(p.cpu_ms_per_req.high, 4), "measured": round(measured, 4),
+                     "error": None if err is None else round(err, 3),
+                     "ok_rate": round(min(t.ok_rate for t in pts), 4),
+                     "pass": err is not None and abs(err) <= CPU_WITHIN,
+                     "line": f"CPU at {rate:g}/s {p.cpu_ms_per_req.value:.3f} vs {measured:.3f} ms"})
+    p = costmodel.predict(m, sh, 100.0, ncores)
+    measured = costmodel.sweep_ceiling(swept)
+    err = p.max_rate.value / measured - 1 if measured else None
+    rows.append({"workload": label(sh), "series": m.series, "what": "max_rate", "rate": None,
+                 "predicted": round(p.max_rate.value), "low": round(p.max_rate.low), "high": round(p.max_rate.high),
+                 "bound": p.bound, "measured": measured, "error": None if err is None else round(err, 3),
+                 "unloaded_p99_ms": swept[0].p99_ms,
+                 "pass": err is not None and abs(err) <= CEILING_WITHIN,
+                 "line": f"ceiling {p.max_rate.value:,.0f} ({p.bound}) vs "
+                         + (f"{measured:,.0f}" if measured else "not reached")})
+    return rows
+
+
+def verify_page(rows, cal):
+    n_pass = sum(r["pass"] for r in rows)
+    lines = [f"# Prediction against measurement: {n_pass} of {len(rows)} within target", "",
+             f"Calibration: {cal.facts.get('cpu')}, {cal.facts.get('cores')} cores, {cal.facts.get('date')}. CPU per "
+             f"request within {CPU_WITHIN:.0%} of the measured median, the ceiling within {CEILING_WITHIN:.0%} of the "
+             "first rate where p99 exceeded twice its unloaded value (docs/advise.md).", "",
+             "| workload | series | figure | rate | predicted [95 %] | measured | error | within |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        what = "CPU ms/request" if r["what"] == "cpu_ms_per_req" else f"highest rate ({r.get('bound')})"
+        meas = "not reached" if r["measured"] is None else f"{r['measured']:g}"
+        err = "-" if r["error"] is None else f"{100 * r['error']:+.0f} %"
+        lines.append(f"| {r['workload']} | {r['series']} | {what} | {r['rate'] or '-'} | {r['predicted']:g} "
+                     f"[{r['low']:g}, {r['high']:g}] | {meas} | {err} | {'yes' if r['pass'] else 'NO'} |")
+    return "\n".join(lines) + "\n"

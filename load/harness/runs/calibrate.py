@@ -1,0 +1,151 @@
+"""`calibrate` (load/calibrate.sh): measures what a request's parts cost each series on this machine (the workload
+scenario at shapes that vary one part at a time, at two rates, in a random order, repeated), fits the cost model
+(analysis/costmodel.py) and writes DIR/calibration.json and DIR/calibration.md; load/results/calibration.json is the
+newest, which `advise` reads by default (docs/advise.md)."""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import time
+from dataclasses import asdict
+from datetime import UTC, datetime
+
+import psutil
+
+from harness.analysis import costmodel
+from harness.analysis.advice import LATEST
+from harness.analysis.costmodel import SHAPE_KEYS, Calibration
+from harness.infra.catalogue import table
+from harness.infra.procs import Procs, log
+from harness.infra.tools import LOAD_DIR
+from harness.runs.costbench import SCENARIO, Bench
+from harness.sampling import machine
+
+SERIES = ("virtual", "worker", "reactive", "virtual+socket", "worker+socket")
+
+
+def shape(**items):
+    """A shape: delay 20 ms unless given, every other item 0 unless given."""
+    return {k: items.get(k, 20 if k == "delay" else 0) for k in SHAPE_KEYS}
+
+
+# (shape, rates, kind): each varies one part; the base and the calls at two rates give the per-second term; the
+# waits (1 s) put 50 and 150 requests in flight for memory and threads (150: under the worker pool's 200)
+DESIGN = (
+    (shape(), (300, 1200), "cpu"),
+    (shape(calls=2), (300, 1200), "cpu"),
+    (shape(fanout=4), (300,), "cpu"),
+    (shape(queries=4), (300,), "cpu"),
+    (shape(cpu=50000), (200,), "cpu"),
+    (shape(insert=1), (300,), "cpu"),
+    (shape(calls=1, delay=1000), (50, 150), "memory"),
+)
+WARM = ((shape(calls=1, fanout=2, queries=2, cpu=20000, insert=1), 150), (shape(calls=1), 600))
+# the ceiling sweep on one shape: the unloaded rate first, then up by about a third until p99 doubles
+SWEEP_SHAPE = shape(calls=1)
+SWEEP_RATES = (50, 800, 1100, 1500, 2000, 2600, 3400, 4400, 5700, 7400)
+
+
+def run(args):
+    if args.refit:
+        return refit(args.refit)
+    series = tuple(x for x in (args.modes or ",".join(SERIES)).split(",") if x)
+    quick = args.quick
+    reps = int(args.reps or (1 if quick else 3))
+    seconds = float(args.seconds or (1 if quick else 3))
+    out = os.path.abspath(args.out or os.path.join(
+        LOAD_DIR, "results", "calibrate-" + datetime.now().strftime("%Y%m%d-%H%M%S")))
+    seed = int(args.seed) if args.seed else random.randrange(2 ** 31)
+    rng = random.Random(seed)
+    t0 = time.monotonic()
+    log(f"calibrate: {', '.join(series)}; {reps} repetitions of {sum(len(r) for _, r, _ in DESIGN)} trials of "
+        f"{seconds:g} s per series, seed {seed} -> {out}")
+    trials = []
+    with Procs() as ps:
+        bench = Bench(series, out, ps, seconds)
+        bench.start()
+        bench.warm(WARM, most_s=30 if quick else 150)
+        bounds = {x: bench.bounds(x) for x in series}
+        trials += [bench.idle(x, seconds) for x in series]
+        todo = [(x, sh, r, kind) for x in series for sh, rates, kind in DESIGN for r in rates]
+        for k in range(reps):
+            rng.shuffle(todo)
+            for i, (x, sh, r, kind) in enumerate(todo):
+                trials.append(bench.trial(x, sh, r, kind))
+                if i % 10 == 9:
+                    log(f"repetition {k + 1} of {reps}: {i + 1} of {len(todo)} trials "
+                        f"({(time.monotonic() - t0) / 60:.1f} min so far)")
+        for x in series:
+            trials += sweep(bench, x, SWEEP_SHAPE, SWEEP_RATES[:4] if quick else SWEEP_RATES)
+        facts = machine.facts(java=bench.sys.java, app=machine.app_info(bench.apps[series[0]].url),
+                              command="load/calibrate.sh " + " ".join(args.argv), seed=seed, reps=reps,
+                              seconds=seconds, date=datetime.now(UTC).isoformat(timespec="seconds"),
+                              java_opts=bench.s.app_java_opts, took_s=None,
+                              workload_params=[asdict(p) for p in table().params_of[SCENARIO]])
+    facts["took_s"] = round(time.monotonic() - t0)
+    return publish(fit(facts, trials, bounds), out)
+
+
+def fit(facts, trials, bounds):
+    """The Calibration of TRIALS: every series' model (costmodel.fit_series) on the machine FACTS name."""
+    ncores = facts.get("cores") or psutil.cpu_count()
+    return Calibration(facts, {x: costmodel.fit_series(x, [t for t in trials if t.series == x], b, ncores)
+                               for x, b in bounds.items()}, trials)
+
+
+def refit(path):
+    """--refit: the model fitted again on the trials a calibration.json holds (nothing is measured)."""
+    cal = Calibration.read(path, models=False)
+    bounds = {x: m["bounds"] for x, m in Calibration.raw(path)["series"].items()}
+    return publish(fit(cal.facts, cal.trials, bounds), os.path.dirname(os.path.abspath(path)))
+
+
+def publish(cal, out):
+    """OUT/calibration.json and calibration.md, the newest copy advise reads, and the page on the console."""
+    path = os.path.join(out, "calibration.json")
+    cal.write(path)
+    with open(os.path.join(out, "calibration.md"), "w") as f:
+        f.write(page(cal))
+    os.makedirs(os.path.dirname(LATEST), exist_ok=True)
+    shutil.copyfile(path, LATEST)
+    log(f"calibration ({cal.facts['took_s'] / 60:.1f} min of measuring): {path} (and {LATEST}, which advise reads)")
+    print(page(cal))
+    return 0
+
+
+def sweep(bench, series, sh, rates):
+    """SH on SERIES at each of RATES in turn until the p99 doubles against the first (unloaded) one, which runs
+    longer: its p99 is the yardstick."""
+    done = []
+    for i, r in enumerate(rates):
+        t = bench.trial(series, sh, r, "sweep", seconds=bench.seconds * (2 if i == 0 else 1))
+        done.append(t)
+        if len(done) > 1 and costmodel.sweep_ceiling(done):
+            break
+    return done
+
+
+def page(cal):
+    """calibration.md: every series' components with their intervals, its bounds and the sweep."""
+    f = cal.facts
+    lines = [f"# Calibration: {f.get('cpu')}, {f.get('cores')} cores, {f.get('date')}", "",
+             f"{f.get('jdk')}; Quarkus {f.get('quarkus')}; commit {f.get('git_commit')}; {f.get('reps')} "
+             f"repetitions of {f.get('seconds')} s trials, {f.get('took_s')} s in all. Components with their 95 % "
+             "intervals (docs/advise.md).", "",
+             "| series | " + " | ".join(n for n, _ in costmodel.CPU_TERMS) + " | idle cores | RSS MiB idle | "
+             "KiB per waiting request | p99 doubled at | cores' share |",
+             "|---" * (len(costmodel.CPU_TERMS) + 6) + "|"]
+    for x, m in cal.series.items():
+        cpu = m.cpu.terms()
+        mem = m.memory.terms()
+        lines.append(f"| {x} | " + " | ".join(f"{v:.4f} [{lo:.4f}, {hi:.4f}]" for v, lo, hi in cpu.values())
+                     + f" | {m.idle_cores:.3f} | {mem['idle'][0]:.0f} | {mem['per_request'][0] * 1024:.0f} "
+                     f"[{mem['per_request'][1] * 1024:.0f}, {mem['per_request'][2] * 1024:.0f}] | "
+                     + (f"{m.sweep_ceiling:.0f} req/s | {100 * m.util_max:.0f} % |" if m.sweep_ceiling
+                        else "not reached | - |"))
+    lines += ["", "CPU terms in ms of the app's CPU per request (mdiv: per million divisions of the CPU kernel; "
+              "per_second: cores busy whatever the rate).", "", "Bounds read from each app's /q/info:", ""]
+    lines += [f"- {x}: " + (", ".join(f"{k} {v}" for k, v in m.bounds.items()) or "none")
+              for x, m in cal.series.items()]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,158 @@
+"""The bench `calibrate` and `advise --verify` measure on: the database, the delay service and one app per series
+(System, as every design starts them), warmed until their JIT is quiet, and one trial primitive: a workload shape
+at a rate for a few seconds -> a costmodel.Trial (the app's and the machine's CPU per request, latency, memory)."""
+from __future__ import annotations
+
+import os
+import time
+
+import psutil
+
+from harness.analysis.advice import SCENARIO
+from harness.analysis.costmodel import SHAPE_KEYS, Trial
+from harness.drivers.base import Load, Target
+from harness.infra import procs
+from harness.infra.catalogue import table
+from harness.infra.procs import log
+from harness.runs import plan
+from harness.runs.system import App, System
+from harness.sampling import machine
+
+# /q/info settings of each bound (costmodel.BOUNDS), by the series that have it
+BOUND_SETTINGS = {
+    "worker threads": ("quarkus.thread-pool.max-threads", ("worker",)),
+    "fan-out threads": ("bench.fanout-pool-size", ("worker",)),
+    "admission (bench.max-in-flight)": ("bench.max-in-flight", ("virtual", "worker", "reactive")),
+}
+
+
+def settings(series, java_opts="-XX:+UseParallelGC"):
+    """A compare Settings for the bench's System: SERIES, Vegeta only, the apps' JVM options of compare."""
+    return plan.Settings(modes=tuple(series), tools=("vegeta",), app_java_opts=java_opts, design="interleaved",
+                         env={"DELAY": "0"})
+
+
+class Bench:
+    """The running system: apps by series, the delay service, and trials against them."""
+
+    def __init__(self, series, out, ps, seconds=3.0):
+        self.series, self.out, self.ps, self.seconds = tuple(series), out, ps, seconds
+        self.s = settings(series)
+        self.sys = System(self.s, out, ps)
+        self.apps = {}
+        self.n = 0
+
+    def start(self):
+        self.sys.prepare()
+        port = procs.free_port()
+        self.delay = self.sys.start_delay(port, os.path.join(self.out, "logs", "delay.log"))
+        started = []
+        for x in self.series:
+            p = procs.free_port()
+            proc = self.sys.start_app(f"app {x}", p, port, os.path.join(self.out, "logs", f"app-{x}.log"), x)
+            started.append(App(x, proc, f"http://127.0.0.1:{p}", 0))
+        for app in started:
+            self.sys.wait_app(app.proc, app.url, app.series, 180, app.series)
+            self.apps[app.series] = app
+        log(f"apps ready: {', '.join(f'{a.series} (pid {a.pid})' for a in started)}")
+
+    def info(self, series):
+        """The app's /q/info settings."""
+        return machine.app_info(self.apps[series].url)["settings"]
+
+    def bounds(self, series):
+        """{bound: size} of SERIES' app (costmodel.BOUNDS), from its /q/info."""
+        got, base = self.info(series), plan.base_of(series)
+        out = {name: int(got[key]) for name, (key, modes) in BOUND_SETTINGS.items()
+               if base in modes and str(got.get(key, "")).isdigit()}
+        db = "quarkus.datasource.reactive.max-size" if base == "reactive" else "quarkus.datasource.jdbc.max-size"
+        if str(got.get(db, "")).isdigit():
+            out["database connections"] = int(got[db])
+        pool = got.get("quarkus.rest-client.delay.connection-pool-size")
+        if str(pool).isdigit() and str(got.get("quarkus.rest-client.delay.http2")) != "true" \
+                and plan.client_of(series) != "socket":
+            out["delay connections"] = int(pool)
+        return out
+
+    def target(self, series, shape):
+        text = ",".join(f"{k}={v}" for k, v in shape.items())
+        req = table({"WORKLOAD": text}).request(plan.base_of(series), SCENARIO)
+        return Target(req.method, self.apps[series].url + req.path, req.body)
+
+    def send(self, series, shape, rate, ms, prefix):
+        return self.sys.vegeta.start(self.ps, self.target(series, shape), Load(max(1, int(rate)), ms, 10.0), prefix)
+
+    def warm(self, shapes, most_s=150, jit_pct=10):
+        """Every app at every (shape, rate) of SHAPES at once, in 3-s rounds (the first two at a third and two thirds
+        of the rate) until no app's JIT uses more than JIT_PCT % of a core, at most MOST_S -> the last round's
+        JIT %."""
+        t0, k, jit = time.monotonic(), 0, 100.0
+        d = os.path.join(self.out, "logs", "warmup")
+        os.makedirs(d, exist_ok=True)
+        apps = list(self.apps.values())
+        share = 1 / len(apps)
+        while time.monotonic() - t0 < most_s:
+            k += 1
+            j0, w0 = [self.sys.jit_ms(a.pid) for a in apps], time.monotonic()
+            running = [self.send(a.series, sh, r * share * min(k, 3) / 3, 3000, os.path.join(d, f"{a.series}-{i}"))
+                       for a in apps for i, (sh, r) in enumerate(shapes)]
+            for p in running:
+                if p.wait(30) is None:
+                    self.ps.stop(p, grace_s=5)
+                self.ps.forget(p)
+            jit = max((self.sys.jit_ms(a.pid) - j) / 10 / (time.monotonic() - w0) for a, j in zip(apps, j0))
+            if k >= 3 and jit <= jit_pct:
+                break
+        log(f"warm-up: {time.monotonic() - t0:.0f} s, the JIT at most {jit:.0f} % of a core in the last round")
+        return jit
+
+    def trial(self, series, shape, rate, kind="cpu", seconds=None):
+        """SHAPE on SERIES' app at RATE req/s for SECONDS (Vegeta) -> its Trial."""
+        seconds = seconds or self.seconds
+        app = self.apps[series]
+        self.n += 1
+        prefix = os.path.join(self.out, "trials", f"{self.n:04d}-{series}-{kind}-{int(rate)}")
+        os.makedirs(os.path.dirname(prefix), exist_ok=True)
+        proc = psutil.Process(app.pid)
+        j0 = self.sys.jit_ms(app.pid)
+        c0, m0, w0 = _cpu_s(proc), _busy_s(), time.monotonic()
+        p = self.send(series, shape, rate, int(seconds * 1000), prefix)
+        p.wait(seconds * 2 / 3)
+        rss, threads = proc.memory_info().rss / 2 ** 20, proc.num_threads()
+        if p.wait(seconds + 40) is None:
+            self.ps.stop(p, grace_s=5)
+        self.ps.forget(p)
+        c1, m1, w1 = _cpu_s(proc), _busy_s(), time.monotonic()
+        jit = (self.sys.jit_ms(app.pid) - j0) / 10 / (w1 - w0)
+        res = self.sys.vegeta.result(prefix)
+        n = max(1, res.requests)
+        return Trial(series, dict(shape), float(rate), round(res.send_rate or 0.0, 1), res.ok, res.requests,
+                     round((c1 - c0) * 1000 / n, 4), round((m1 - m0) * 1000 / n, 4),
+                     _ms(res.percentile_ms(50)), _ms(res.percentile_ms(99)), round(rss, 1), threads, round(jit, 1),
+                     kind)
+
+    def idle(self, series, seconds=3.0):
+        """SERIES' app with no load for SECONDS -> a Trial of kind idle whose app_ms is its CPU ms per second."""
+        app = self.apps[series]
+        proc = psutil.Process(app.pid)
+        c0, m0, w0 = _cpu_s(proc), _busy_s(), time.monotonic()
+        procs.wait_for(lambda: False, seconds)
+        w = time.monotonic() - w0
+        return Trial(series, {k: 0 for k in SHAPE_KEYS}, 0.0, 0.0, 0, 0, round((_cpu_s(proc) - c0) * 1000 / w, 4),
+                     round((_busy_s() - m0) * 1000 / w, 4), None, None, round(proc.memory_info().rss / 2 ** 20, 1),
+                     proc.num_threads(), 0.0, "idle")
+
+
+def _cpu_s(proc):
+    t = proc.cpu_times()
+    return t.user + t.system
+
+
+def _busy_s():
+    """The machine's busy CPU seconds, every core (guest time is inside user's already; steal is not ours)."""
+    t = psutil.cpu_times()
+    return t.user + t.nice + t.system + t.irq + t.softirq
+
+
+def _ms(v):
+    return None if v is None else round(v, 2)
