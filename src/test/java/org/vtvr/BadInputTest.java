@@ -51,7 +51,11 @@ class BadInputTest {
                 "db?queries=0", "db?queries=501", "db?queries=x",
                 "slow-query?delay=-5", "slow-query?delay=20000",
                 "cpu?n=0", "cpu?n=10000001", "cpu?n=1e6",
-                "orders/abc", "orders/" + "9".repeat(400));
+                "orders/abc", "orders/" + "9".repeat(400),
+                "workload?delay=-1", "workload?delay=10001", "workload?calls=-1", "workload?calls=1001",
+                "workload?fanout=-1", "workload?fanout=101", "workload?queries=-1", "workload?queries=501",
+                "workload?cpu=-1", "workload?cpu=10000001", "workload?insert=-1", "workload?insert=2",
+                "workload?insert=yes", "workload?queries=1.5");
         return Arrays.stream(Mode.values()).flatMap(mode -> bad.stream().map(q -> Arguments.of(mode, q)));
     }
 
@@ -59,6 +63,31 @@ class BadInputTest {
     @MethodSource("badQueries")
     void refusesBadParameters(Mode mode, String query) {
         isProblem(given().urlEncodingEnabled(false).when().get("/" + mode.path() + "/" + query).then(), 400);
+    }
+
+    /** The workload's plan (calls × delay, plus one delay when it fans out) is held to the request deadline (20 s). */
+    @ParameterizedTest
+    @MethodSource("modes")
+    void refusesAWorkloadWhosePlanCannotFitTheDeadline(Mode mode) {
+        for (String query : List.of("workload?delay=10000&calls=3", "workload?delay=10000&calls=2&fanout=1",
+                "workload?delay=21&calls=1000")) {
+            isProblem(given().when().get("/" + mode.path() + "/" + query).then(), 400)
+                    .body("detail", containsString("workload would wait"))
+                    .body("detail", containsString("bench.request-deadline"));
+        }
+    }
+
+    /** Its cpu step runs on the event loop in the reactive mode: there it is held to the cpu scenario's lower bound. */
+    @ParameterizedTest
+    @MethodSource("modes")
+    void holdsTheWorkloadsCpuToTheEventLoopBoundInTheReactiveMode(Mode mode) {
+        var answer = given().when().get("/" + mode.path() + "/workload?cpu=100001").then();
+        if (mode == Mode.REACTIVE) {
+            isProblem(answer, 400).body("detail", equalTo("cpu must be in 0..100000 in reactive mode, got 100001:"
+                    + " the kernel runs on the event loop (bench.max-n-event-loop)"));
+        } else {
+            answer.statusCode(200).body("primes", equalTo(9592));
+        }
     }
 
     @ParameterizedTest
@@ -122,7 +151,8 @@ class BadInputTest {
                 "-9223372036854775809", "\u0000", "\uFFFE", "\u202E1", "\\u0031", "1;DROP TABLE items", "' OR 1=1 --",
                 "<script>", "\uD83D\uDCA5", "\uD55C\uAE00", "x".repeat(5000), "1".repeat(400), "  1  ", "%", "&calls=1");
         String[][] endpoints = {{"io", "delay", "calls"}, {"fanout", "delay", "calls"}, {"db", "queries"},
-                {"slow-query", "delay"}, {"cpu", "n"}, {"pinning", "delay", "lock"}, {"orders/", null}};
+                {"slow-query", "delay"}, {"cpu", "n"}, {"pinning", "delay", "lock"}, {"orders/", null},
+                {"workload", "delay", "calls", "fanout", "queries", "cpu", "insert"}};
         for (int i = 0; i < 300; i++) {
             Mode mode = Mode.values()[random.nextInt(3)];
             String[] endpoint = endpoints[random.nextInt(endpoints.length)];

@@ -61,7 +61,8 @@ class EqualWorkTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"db?queries=1", "db?queries=5", "slow-query?delay=10", "orders", "orders/{id}"})
+    @ValueSource(strings = {"db?queries=1", "db?queries=5", "slow-query?delay=10", "orders", "orders/{id}",
+            "workload?delay=0&queries=3&insert=1"})
     void everyModeSendsTheSameStatements(String scenario) throws SQLException, InterruptedException {
         long order = checkout(Mode.VIRTUAL);
         Map<Mode, Map<String, Long>> seen = new EnumMap<>(Mode.class);
@@ -89,7 +90,8 @@ class EqualWorkTest {
 
     /** The floor series (docs/floor.md) serves io and fanout: it must make the same calls as the modes. */
     @ParameterizedTest
-    @ValueSource(strings = {"io?delay=0&calls=3", "fanout?delay=0&calls=8", "orders", "pinning?delay=0"})
+    @ValueSource(strings = {"io?delay=0&calls=3", "fanout?delay=0&calls=8", "orders", "pinning?delay=0",
+            "workload?delay=0&calls=2&fanout=3"})
     void everyModeMakesTheSameDelayCalls(String scenario) {
         List<String> series = new ArrayList<>(Arrays.stream(Mode.values()).map(Mode::path).toList());
         if (scenario.startsWith("pinning")) {
@@ -110,10 +112,11 @@ class EqualWorkTest {
             }
             calls.put(path, Metrics.delayCalls() - before);
         }
-        double expected = N * switch (scenario.substring(0, 2)) {
+        double expected = N * switch (scenario.replaceAll("\\?.*", "")) {
             case "io" -> 3;
-            case "fa" -> 8;
-            case "or" -> 2;
+            case "fanout" -> 8;
+            case "orders" -> 2;
+            case "workload" -> 2 + 3;   // its sequential calls, then its fan-out
             default -> 1;
         };
         assertThat(scenario + ": series measured", calls.keySet(), equalTo(new TreeSet<>(series)));

@@ -86,6 +86,30 @@ class FailureSemanticsTest {
         noCallLeftRunning(series);
     }
 
+    /**
+     * The workload's delay steps are io's and fanout's: at the deadline, whichever step it is in, 504 and every call
+     * aborted. The plans fit (2 × 1 s, and 1 s for the fan-out) but each call takes 5 s.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void workloadAnswers504AtTheDeadlineInEitherDelayStep(Mode mode) {
+        for (String query : new String[] {"workload?delay=1000&calls=2&queries=1",
+                "workload?delay=1000&fanout=20&insert=1"}) {
+            BadInputTest.isProblem(given().when().get("/" + mode.path() + "/" + query).then(), 504)
+                    .time(lessThan(DEADLINE_MS + 1500));
+            noCallLeftRunning(mode.path());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void firstFailedCallFailsTheWorkloadsFanOutAndCancelsTheOthers(Mode mode) {
+        SlowDelayFront.FAIL_NEXT.set(true);
+        BadInputTest.isProblem(given().when().get("/" + mode.path() + "/workload?delay=1000&fanout=20").then(), 502)
+                .time(lessThan(2500L));
+        noCallLeftRunning(mode.path());
+    }
+
     /** One call fails at once while 19 others would take 5 s: the request fails at once and the others are aborted. */
     @ParameterizedTest
     @MethodSource("modesAndFloor")
@@ -138,7 +162,8 @@ class FailureSemanticsTest {
     void plansThatCannotFitTheDeadlineAreRefusedUpFront(Mode mode) {
         double before = Metrics.delayCalls();
         for (String query : new String[] {"io?delay=1000&calls=3", "fanout?delay=2001&calls=1",
-                "fanout?delay=10&calls=101", "slow-query?delay=5001"}) {
+                "fanout?delay=10&calls=101", "slow-query?delay=5001", "workload?delay=1000&calls=2&fanout=1",
+                "workload?delay=2001&fanout=1", "workload?fanout=101"}) {
             BadInputTest.isProblem(given().when().get("/" + mode.path() + "/" + query).then(), 400)
                     .body("detail", containsString("bench."));
         }

@@ -64,6 +64,11 @@ class HangUpTest {
         return series.stream().flatMap(s -> Arrays.stream(HangUp.values()).map(how -> Arguments.of(s, how)));
     }
 
+    static Stream<Arguments> modesAndHangUps() {
+        return Arrays.stream(Mode.values())
+                .flatMap(mode -> Arrays.stream(HangUp.values()).map(how -> Arguments.of(mode, how)));
+    }
+
     static Stream<Arguments> blockingModesAndHangUps() {
         return Stream.of(Mode.VIRTUAL, Mode.WORKER)
                 .flatMap(mode -> Arrays.stream(HangUp.values()).map(how -> Arguments.of(mode, how)));
@@ -87,6 +92,26 @@ class HangUpTest {
         }
         assertThat(series + ", " + how + ": calls abandoned",
                 Metrics.sum("delay_service_calls_abandoned_total") - abandoned, equalTo((double) N));
+    }
+
+    /** The same in the workload's fan-out step (its sequential step is io's): every concurrent call is aborted. */
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("modesAndHangUps")
+    void aHangUpAbortsTheWorkloadsCalls(Mode mode, HangUp how) throws Exception {
+        await("idle before").atMost(Duration.ofSeconds(15)).until(Metrics::delayInFlight, equalTo(0.0));
+        double abandoned = Metrics.sum("delay_service_calls_abandoned_total");
+        try (Clients clients = new Clients(how)) {
+            for (int i = 0; i < N; i++) {
+                clients.send("/" + mode.path() + "/workload?delay=10000&fanout=2&queries=1&insert=1");
+            }
+            await(mode + ": calls at the delay service").atMost(Duration.ofSeconds(10))
+                    .until(Metrics::delayInFlight, equalTo(2.0 * N));
+            clients.hangUp();
+            await(mode + ", " + how + ": calls still at the delay service").atMost(ENDS_WITHIN)
+                    .until(Metrics::delayInFlight, equalTo(0.0));
+        }
+        assertThat(mode + ", " + how + ": calls abandoned",
+                Metrics.sum("delay_service_calls_abandoned_total") - abandoned, equalTo(2.0 * N));
     }
 
     @ParameterizedTest(name = "{0}, {1}")

@@ -45,7 +45,8 @@ class HostileInputTest {
             "'%20OR%201=1--", "%3Cscript%3E", "%F0%9F%92%A5", "1;2", "%E2%80%AE1", "1%0D%0AX-Injected:%201");
 
     static final String[][] ENDPOINTS = {{"io", "delay", "calls"}, {"fanout", "delay", "calls"}, {"db", "queries"},
-            {"slow-query", "delay"}, {"cpu", "n"}, {"pinning", "delay", "lock"}};
+            {"slow-query", "delay"}, {"cpu", "n"}, {"pinning", "delay", "lock"},
+            {"workload", "calls", "fanout", "queries", "cpu", "insert"}};
 
     static Stream<Arguments> hostileRequests() {
         List<Arguments> cases = new ArrayList<>();

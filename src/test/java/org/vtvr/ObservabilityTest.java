@@ -72,7 +72,8 @@ class ObservabilityTest {
     @Test
     void scenariosEndpointListsTheCatalogue() {
         given().when().get("/scenarios").then().statusCode(200)
-                .body("name", equalTo(List.of("io", "fanout", "db", "slow-query", "checkout", "order", "cpu", "pinning")))
+                .body("name", equalTo(List.of("io", "fanout", "db", "slow-query", "checkout", "order", "cpu", "pinning",
+                        "workload")))
                 .body("find { it.name == 'pinning' }.modes", equalTo(List.of("virtual", "worker")))
                 .body("find { it.name == 'checkout' }.method", equalTo("POST"))
                 .body("find { it.name == 'io' }.params.name", equalTo(List.of("delay", "calls")))
@@ -80,6 +81,14 @@ class ObservabilityTest {
                 .body("find { it.name == 'pinning' }.params[1].choices", equalTo(List.of("synchronized", "reentrant")))
                 .body("find { it.name == 'checkout' }.status", equalTo(201))
                 .body("find { it.name == 'checkout' }.body", equalTo(OrderRequest.EXAMPLE))
+                .body("find { it.name == 'workload' }.params.name",
+                        equalTo(List.of("delay", "calls", "fanout", "queries", "cpu", "insert")))
+                .body("find { it.name == 'workload' }.params.min", equalTo(List.of(0, 0, 0, 0, 0, 0)))
+                .body("find { it.name == 'workload' }.params.defaultValue",
+                        equalTo(List.of("100", "0", "0", "0", "0", "0")))
+                .body("find { it.name == 'workload' }.params[5].max", equalTo(1))
+                .body("find { it.name == 'workload' }.series.path", equalTo(List.of("/virtual/workload",
+                        "/worker/workload", "/reactive/workload")))
                 .body("find { it.name == 'io' }.status", equalTo(200))
                 .body("find { it.name == 'io' }.body", equalTo(""))
                 // every series that serves a scenario, the floor and the ladder's rungs (docs/floor.md) after the modes

@@ -28,7 +28,8 @@ class PinningTest {
     @ShouldNotPin
     void noVirtualScenarioPins() {
         for (String path : new String[] {"io?delay=20&calls=2", "fanout?delay=20&calls=10", "db?queries=5",
-                "slow-query?delay=20", "cpu?n=10000", "pinning?lock=reentrant&delay=20"}) {
+                "slow-query?delay=20", "cpu?n=10000", "pinning?lock=reentrant&delay=20",
+                "workload?delay=20&calls=2&fanout=3&queries=2&cpu=1000&insert=1"}) {
             given().when().get("/virtual/" + path).then().statusCode(200);
         }
         long id = given().contentType(ContentType.JSON).queryParam("delay", 20)

@@ -11,13 +11,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.vtvr.scenario.Mode;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.both;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 
@@ -144,6 +147,49 @@ class ScenarioTest {
                     .body("lock", equalTo(lock))
                     .body("elapsedMs", greaterThanOrEqualTo(50));
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void workloadRunsEveryStepInOneRequest(Mode mode) {
+        var response = given().queryParam("delay", 0).queryParam("calls", 2).queryParam("fanout", 3)
+                .queryParam("queries", 2).queryParam("cpu", 1000).queryParam("insert", 1)
+                .when().get("/{mode}/workload", mode.path())
+                .then().statusCode(200);
+        servedBy(response, mode, "workload")
+                .body("delay", equalTo(0))
+                .body("calls", equalTo(2))
+                .body("fanout", equalTo(3))
+                .body("queries", equalTo(2))
+                .body("checksum", both(greaterThanOrEqualTo(0)).and(lessThan(2 * 1000)))
+                .body("n", equalTo(1000))
+                .body("primes", equalTo(168))
+                .body("orderId", notNullValue())
+                .body("$", not(hasKey("order")));
+        long id = response.extract().jsonPath().getLong("orderId");
+        given().when().get("/{mode}/orders/{id}", mode.path(), id).then().statusCode(200)
+                .body("order.customer", equalTo("workload"))
+                .body("order.sku", equalTo("WORKLOAD"))
+                .body("order.quantity", equalTo(1))
+                .body("order.mode", equalTo(mode.path()));
+    }
+
+    /** Every step defaults to 0: the request does nothing but answer, with the same fields. */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void workloadWithoutParametersDoesNothing(Mode mode) {
+        double calls = Metrics.delayCalls();
+        var response = given().when().get("/{mode}/workload", mode.path()).then().statusCode(200);
+        assertThat("delay calls made", Metrics.delayCalls() - calls, equalTo(0.0));
+        servedBy(response, mode, "workload")
+                .body("delay", equalTo(100))
+                .body("calls", equalTo(0))
+                .body("fanout", equalTo(0))
+                .body("queries", equalTo(0))
+                .body("checksum", equalTo(0))
+                .body("n", equalTo(0))
+                .body("primes", equalTo(0))
+                .body("$", not(hasKey("orderId")));
     }
 
     @ParameterizedTest

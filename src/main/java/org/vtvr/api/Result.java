@@ -12,35 +12,44 @@ public record Result(String mode, String scenario, String thread, boolean virtua
 
     /** What one scenario did; each factory sets the fields that scenario has, the others stay out of the JSON. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Outcome(Integer delay, Integer calls, Integer queries, Long checksum, Integer n, Integer primes,
-            String lock, Long orderId, Order order) {
+    public record Outcome(Integer delay, Integer calls, Integer fanout, Integer queries, Long checksum, Integer n,
+            Integer primes, String lock, Long orderId, Order order) {
 
         /** io, fanout: {@code calls} delay-service calls of {@code delay} ms; slow-query: no calls. */
         public static Outcome waited(int delay, Integer calls) {
-            return new Outcome(delay, calls, null, null, null, null, null, null, null);
+            return new Outcome(delay, calls, null, null, null, null, null, null, null, null);
         }
 
         public static Outcome read(int queries, long checksum) {
-            return new Outcome(null, null, queries, checksum, null, null, null, null, null);
+            return new Outcome(null, null, null, queries, checksum, null, null, null, null, null);
         }
 
         public static Outcome counted(int n, int primes) {
-            return new Outcome(null, null, null, null, n, primes, null, null, null);
+            return new Outcome(null, null, null, null, null, n, primes, null, null, null);
         }
 
         /** pinning: one call made while holding {@code lock}. */
         public static Outcome locked(int delay, String lock) {
-            return new Outcome(delay, 1, null, null, null, null, lock, null, null);
+            return new Outcome(delay, 1, null, null, null, null, null, lock, null, null);
         }
 
         /** checkout: two calls (payment, stock), then the stored order. */
         public static Outcome ordered(int delay, Order order) {
-            return new Outcome(delay, 2, null, null, null, null, null, order.id(), order);
+            return new Outcome(delay, 2, null, null, null, null, null, null, order.id(), order);
+        }
+
+        /**
+         * workload: {@code calls} sequential and {@code fanout} concurrent calls, {@code queries} reads, the primes up
+         * to {@code n}, and the id of the order row it wrote (null: none).
+         */
+        public static Outcome worked(int delay, int calls, int fanout, int queries, long checksum, int n, int primes,
+                Long orderId) {
+            return new Outcome(delay, calls, fanout, queries, checksum, n, primes, null, orderId, null);
         }
 
         /** order: the stored order read back. */
         public static Outcome found(Order order) {
-            return new Outcome(null, null, null, null, null, null, null, order.id(), order);
+            return new Outcome(null, null, null, null, null, null, null, null, order.id(), order);
         }
     }
 

@@ -14,6 +14,7 @@ import org.vtvr.error.ProblemType;
 import org.vtvr.limits.Deadline;
 import org.vtvr.limits.Limits;
 import org.vtvr.scenario.Started;
+import org.vtvr.scenario.Workload;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -49,47 +50,17 @@ public class BlockingScenarios {
     FanoutPool fanoutPool;
 
     public Result io(Started started, int delayMs, int calls) {
-        Deadline deadline = limits.deadline(started, (long) calls * delayMs);
-        for (int i = 0; i < calls; i++) {
-            delay.call(delayMs, deadline);
-        }
+        sequentialCalls(delayMs, calls, limits.deadline(started, (long) calls * delayMs));
         return started.result(Outcome.waited(delayMs, calls));
     }
 
-    /** The calls run concurrently; the first failure fails the request and interrupts the other calls, which aborts them. */
     public Result fanout(Started started, int delayMs, int calls) {
-        Deadline deadline = limits.deadline(started, delayMs);
-        CompletionService<Integer> done = new ExecutorCompletionService<>(fanoutPool.executor(started.mode(), calls));
-        List<Future<Integer>> futures = new ArrayList<>(calls);
-        try {
-            for (int i = 0; i < calls; i++) {
-                futures.add(done.submit(() -> delay.call(delayMs, deadline)));
-            }
-            for (int i = 0; i < calls; i++) {
-                Future<Integer> next = done.poll(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS);
-                if (next == null) {
-                    throw DelayGateway.timedOut(null);
-                }
-                next.get();
-            }
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw DelayGateway.timedOut(e);
-        } finally {
-            futures.forEach(f -> f.cancel(true));
-        }
+        concurrentCalls(started, delayMs, calls, limits.deadline(started, delayMs));
         return started.result(Outcome.waited(delayMs, calls));
     }
 
-    /** Reads one after another, as in the reactive mode. */
     public Result db(Started started, int queries) {
-        long checksum = 0;
-        for (int i = 0; i < queries; i++) {
-            checksum += repository.itemPrice(randomItemId());
-        }
-        return started.result(Outcome.read(queries, checksum));
+        return started.result(Outcome.read(queries, reads(queries)));
     }
 
     public Result slowQuery(Started started, int delayMs) {
@@ -100,11 +71,8 @@ public class BlockingScenarios {
 
     /** Payment, then stock (two delay calls), then the order row in its own transaction. */
     public Result checkout(Started started, int delayMs, OrderRequest request) {
-        Deadline deadline = limits.deadline(started, 2L * delayMs);
-        delay.call(delayMs, deadline);
-        delay.call(delayMs, deadline);
-        PurchaseOrder order = repository.save(PurchaseOrder.from(request, started.mode()));
-        return started.result(Outcome.ordered(delayMs, order.view()));
+        sequentialCalls(delayMs, 2, limits.deadline(started, 2L * delayMs));
+        return started.result(Outcome.ordered(delayMs, insert(started, request).view()));
     }
 
     public Result order(Started started, long id) {
@@ -115,6 +83,18 @@ public class BlockingScenarios {
 
     public Result cpu(Started started, int n) {
         return started.result(Outcome.counted(n, Primes.countUpTo(n)));
+    }
+
+    /** io's, fanout's, db's, cpu's and checkout's steps, in that order, each as its own scenario runs it. */
+    public Result workload(Started started, Workload plan) {
+        Deadline deadline = limits.deadline(started, plan.plannedMs());
+        sequentialCalls(plan.delay(), plan.calls(), deadline);
+        concurrentCalls(started, plan.delay(), plan.fanout(), deadline);
+        long checksum = reads(plan.queries());
+        int primes = Primes.countUpTo(plan.cpu());
+        Long orderId = plan.insert() ? insert(started, Workload.ORDER).id : null;
+        return started.result(Outcome.worked(plan.delay(), plan.calls(), plan.fanout(), plan.queries(), checksum,
+                plan.cpu(), primes, orderId));
     }
 
     /**
@@ -138,6 +118,54 @@ public class BlockingScenarios {
             }
         }
         return started.result(Outcome.locked(delayMs, lock));
+    }
+
+    private void sequentialCalls(int delayMs, int calls, Deadline deadline) {
+        for (int i = 0; i < calls; i++) {
+            delay.call(delayMs, deadline);
+        }
+    }
+
+    /** The calls run concurrently; the first failure fails the request and interrupts the other calls, which aborts them. */
+    private void concurrentCalls(Started started, int delayMs, int calls, Deadline deadline) {
+        if (calls == 0) {
+            return;
+        }
+        CompletionService<Integer> done = new ExecutorCompletionService<>(fanoutPool.executor(started.mode(), calls));
+        List<Future<Integer>> futures = new ArrayList<>(calls);
+        try {
+            for (int i = 0; i < calls; i++) {
+                futures.add(done.submit(() -> delay.call(delayMs, deadline)));
+            }
+            for (int i = 0; i < calls; i++) {
+                Future<Integer> next = done.poll(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    throw DelayGateway.timedOut(null);
+                }
+                next.get();
+            }
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw DelayGateway.timedOut(e);
+        } finally {
+            futures.forEach(f -> f.cancel(true));
+        }
+    }
+
+    /** Reads one after another, as in the reactive mode; the sum of the prices read. */
+    private long reads(int queries) {
+        long checksum = 0;
+        for (int i = 0; i < queries; i++) {
+            checksum += repository.itemPrice(randomItemId());
+        }
+        return checksum;
+    }
+
+    /** One order row in its own transaction. */
+    private PurchaseOrder insert(Started started, OrderRequest request) {
+        return repository.save(PurchaseOrder.from(request, started.mode()));
     }
 
     private long randomItemId() {

@@ -17,23 +17,23 @@ public interface BenchConfig {
     @WithDefault("10000")
     int maxDelay();
 
-    /** Largest accepted {@code calls} for io (fanout has its own, {@code bench.max-fanout-calls}). */
+    /** Largest accepted {@code calls} for io and workload (fanout has its own, {@code bench.max-fanout-calls}). */
     @WithDefault("1000")
     int maxCalls();
 
-    /** Largest accepted {@code queries} for db. */
+    /** Largest accepted {@code queries} for db and workload. */
     @WithDefault("500")
     int maxQueries();
 
-    /** Largest accepted {@code n} for cpu. */
+    /** Largest accepted {@code n} for cpu, and {@code cpu} for workload. */
     @WithDefault("10000000")
     int maxN();
 
     /**
-     * Largest accepted {@code n} for the reactive cpu scenario, which runs on the event loop on purpose: 100,000 (the
-     * scenario's default n) is about 3 ms of CPU, so four clients looping on it leave the other modes' HTTP traffic,
-     * carried by the same event loops, answering within 250 ms. Experiments E2 and E3 raise it to their own n to show
-     * what larger kernels cost on the event loop (docs/hostile-clients.md).
+     * Largest accepted {@code n} for the reactive cpu scenario (and workload's {@code cpu}), which runs on the event
+     * loop on purpose: 100,000 (the scenario's default n) is about 3 ms of CPU, so four clients looping on it leave the
+     * other modes' HTTP traffic, carried by the same event loops, answering within 250 ms. Experiments E2 and E3 raise
+     * it to their own n to show what larger kernels cost on the event loop (docs/hostile-clients.md).
      */
     @WithDefault("100000")
     int maxNEventLoop();
@@ -71,18 +71,20 @@ public interface BenchConfig {
     Duration dbAcquireTimeout();
 
     /**
-     * Overall deadline of one request's delay-service work (io, fanout, orders, pinning), counted from the request's
-     * arrival: every call gives up, and is aborted at the delay service, when it passes, and the request answers 504;
-     * a request still waiting for a thread then (the worker queue) is answered 504 at that moment. Parameters whose planned delay
-     * (calls x delay for io, 2 x delay for orders, delay for fanout, pinning and slow-query) cannot fit it are
-     * refused up front with 400.
+     * Overall deadline of one request's delay-service work (io, fanout, orders, pinning, workload), counted from the
+     * request's arrival: every call gives up, and is aborted at the delay service, when it passes, and the request
+     * answers 504; a request still waiting for a thread then (the worker queue) is answered 504 at that moment.
+     * Parameters whose planned delay (calls x delay for io, 2 x delay for orders, delay for fanout, pinning and
+     * slow-query, calls x delay plus one delay if it fans out for workload) cannot fit it are refused up front with
+     * 400.
      */
     @WithDefault("20s")
     Duration requestDeadline();
 
     /**
-     * Largest accepted {@code calls} for fanout: one request may hold at most this many of the REST client's
-     * connections ({@code quarkus.rest-client.delay.connection-pool-size}, 1024) and fan-out threads at once.
+     * Largest accepted {@code calls} for fanout ({@code fanout} for workload): one request may hold at most this many
+     * of the REST client's connections ({@code quarkus.rest-client.delay.connection-pool-size}, 1024) and fan-out
+     * threads at once.
      */
     @WithDefault("100")
     int maxFanoutCalls();

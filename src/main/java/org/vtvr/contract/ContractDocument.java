@@ -109,7 +109,8 @@ public class ContractDocument implements OASFilter {
             problem(responses, 503, "bench.max-in-flight requests of this mode are in progress, a pool or queue is"
                     + " full, or the database did not answer; retry later");
         }
-        if (EnumSet.of(Scenario.IO, Scenario.FANOUT, Scenario.CHECKOUT, Scenario.PINNING).contains(scenario)) {
+        if (EnumSet.of(Scenario.IO, Scenario.FANOUT, Scenario.CHECKOUT, Scenario.PINNING, Scenario.WORKLOAD)
+                .contains(scenario)) {
             problem(responses, 502, "the delay service refused the call or failed");
             problem(responses, 504, "the delay service did not answer within the request deadline"
                     + (mode == Mode.WORKER ? ", or the request was still waiting for a worker thread at its deadline" : ""));
@@ -147,13 +148,18 @@ public class ContractDocument implements OASFilter {
                     default -> deadline;
                 });
                 parameter.description("milliseconds each delay-service call (or the query's SLEEP) waits"
-                        + (scenario == Scenario.IO ? "; calls × delay must be at most " + deadline
-                        + " (bench.request-deadline), else 400" : ""));
+                        + switch (scenario) {
+                            case IO -> "; calls × delay must be at most " + deadline
+                                    + " (bench.request-deadline), else 400";
+                            case WORKLOAD -> "; calls × delay, plus delay when fanout > 0, must be at most "
+                                    + deadline + " (bench.request-deadline), else 400";
+                            default -> "";
+                        });
             }
             if (param == Param.CALLS && scenario == Scenario.FANOUT) {
                 max = Math.min(max, config.maxFanoutCalls());
             }
-            if (param == Param.N && mode == Mode.REACTIVE) {
+            if (param.sizesKernel() && mode == Mode.REACTIVE) {
                 max = Math.min(max, config.maxNEventLoop());
             }
             range(schema.addType(SchemaType.INTEGER).format("int32"), param.min(), max);

@@ -43,12 +43,15 @@ public class Limits {
         return (int) parse(Param.DELAY, raw);
     }
 
-    /** {@code n} for the cpu kernel run on the event loop, which every mode's HTTP traffic shares: a lower ceiling. */
-    public int nOnEventLoop(String raw) {
-        int n = number(Scenario.CPU, Param.N, raw);
+    /**
+     * The CPU kernel's size ({@link Param#sizesKernel}: cpu's n, workload's cpu) when the kernel runs on the event
+     * loop, which every mode's HTTP traffic shares: a lower ceiling.
+     */
+    public int nOnEventLoop(Scenario scenario, Param param, String raw) {
+        int n = number(scenario, param, raw);
         if (n > config.maxNEventLoop()) {
-            throw bad("n must be in 1.." + config.maxNEventLoop() + " in reactive mode, got " + n
-                    + ": the kernel runs on the event loop (bench.max-n-event-loop)");
+            throw bad(param.key() + " must be in " + param.min() + ".." + config.maxNEventLoop()
+                    + " in reactive mode, got " + n + ": the kernel runs on the event loop (bench.max-n-event-loop)");
         }
         return n;
     }

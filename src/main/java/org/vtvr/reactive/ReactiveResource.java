@@ -20,11 +20,18 @@ import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Param.Keys;
 import org.vtvr.scenario.Scenario.Paths;
 import org.vtvr.scenario.Started;
+import org.vtvr.scenario.Workload;
 
 import static org.vtvr.scenario.Param.CALLS;
 import static org.vtvr.scenario.Param.DELAY;
 import static org.vtvr.scenario.Param.FANOUT_CALLS;
+import static org.vtvr.scenario.Param.INSERT;
+import static org.vtvr.scenario.Param.N;
 import static org.vtvr.scenario.Param.QUERIES;
+import static org.vtvr.scenario.Param.WORKLOAD_CALLS;
+import static org.vtvr.scenario.Param.WORKLOAD_CPU;
+import static org.vtvr.scenario.Param.WORKLOAD_FANOUT;
+import static org.vtvr.scenario.Param.WORKLOAD_QUERIES;
 import static org.vtvr.scenario.Scenario.CHECKOUT;
 import static org.vtvr.scenario.Scenario.CPU;
 import static org.vtvr.scenario.Scenario.DB;
@@ -32,6 +39,7 @@ import static org.vtvr.scenario.Scenario.FANOUT;
 import static org.vtvr.scenario.Scenario.IO;
 import static org.vtvr.scenario.Scenario.ORDER;
 import static org.vtvr.scenario.Scenario.SLOW_QUERY;
+import static org.vtvr.scenario.Scenario.WORKLOAD;
 
 /**
  * The scenarios on the Vert.x event loop: methods return {@code Uni}, so Quarkus REST never moves them to a
@@ -99,6 +107,18 @@ public class ReactiveResource {
     @Path(Paths.CPU)
     public Uni<Result> cpu(@QueryParam(Keys.N) String n) {
         Started started = Started.now(MODE, CPU);
-        return scenarios.cpu(started, limits.nOnEventLoop(n));
+        return scenarios.cpu(started, limits.nOnEventLoop(CPU, N, n));
+    }
+
+    @GET
+    @Path(Paths.WORKLOAD)
+    public Uni<Result> workload(@QueryParam(Keys.DELAY) String delay, @QueryParam(Keys.CALLS) String calls,
+            @QueryParam(Keys.FANOUT) String fanout, @QueryParam(Keys.QUERIES) String queries,
+            @QueryParam(Keys.CPU) String cpu, @QueryParam(Keys.INSERT) String insert) {
+        Started started = Started.now(MODE, WORKLOAD);
+        return scenarios.workload(started, new Workload(limits.number(WORKLOAD, DELAY, delay),
+                limits.number(WORKLOAD, WORKLOAD_CALLS, calls), limits.number(WORKLOAD, WORKLOAD_FANOUT, fanout),
+                limits.number(WORKLOAD, WORKLOAD_QUERIES, queries), limits.nOnEventLoop(WORKLOAD, WORKLOAD_CPU, cpu),
+                limits.number(WORKLOAD, INSERT, insert) == 1));
     }
 }

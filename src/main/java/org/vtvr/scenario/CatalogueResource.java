@@ -48,7 +48,10 @@ public class CatalogueResource {
     public record Series(String name, String kind, String path) {
     }
 
-    /** One parameter; {@code min}/{@code max} for a number ({@code max} null: unbounded), {@code choices} for a word. */
+    /**
+     * One parameter; {@code min}/{@code max} for a number ({@code max} null: unbounded), {@code maxSetting} the
+     * {@code bench.*} setting of its max (null: fixed, as insert's 1), {@code choices} for a word.
+     */
     public record Parameter(String name, String defaultValue, Long min, Long max, String maxSetting, List<String> choices) {
     }
 
@@ -90,8 +93,7 @@ public class CatalogueResource {
         if (!param.choices().isEmpty()) {
             return new Parameter(param.key(), defaultValue, null, null, null, param.choices());
         }
-        boolean bounded = param.maxSetting() != null;
-        return new Parameter(param.key(), defaultValue, bounded ? param.min() : null, bounded ? param.max(config) : null,
-                param.maxSetting(), null);
+        return new Parameter(param.key(), defaultValue, param.bounded() ? param.min() : null,
+                param.bounded() ? param.max(config) : null, param.maxSetting(), null);
     }
 }

@@ -19,7 +19,14 @@ public enum Param {
     N(Keys.N, 1, "bench.max-n", BenchConfig::maxN),
     /** A path parameter: any whole number, an unknown one answers 404. */
     ID(Keys.ID, Long.MIN_VALUE, null, null),
-    LOCK(Keys.LOCK, List.of("synchronized", "reentrant"));
+    LOCK(Keys.LOCK, List.of("synchronized", "reentrant")),
+    /** workload's steps, each held to its scenario's bound (io, fanout, db, cpu); 0 leaves the step out. */
+    WORKLOAD_CALLS(Keys.CALLS, 0, "bench.max-calls", BenchConfig::maxCalls),
+    WORKLOAD_FANOUT(Keys.FANOUT, 0, "bench.max-fanout-calls", BenchConfig::maxFanoutCalls),
+    WORKLOAD_QUERIES(Keys.QUERIES, 0, "bench.max-queries", BenchConfig::maxQueries),
+    WORKLOAD_CPU(Keys.CPU, 0, "bench.max-n", BenchConfig::maxN),
+    /** workload's last step: 1 writes one order row as checkout does, 0 none; a yes or no, so no setting. */
+    INSERT(Keys.INSERT, 0, null, config -> 1);
 
     /** The names, as constants for the resources' {@code @QueryParam} and {@code @PathParam} annotations. */
     public static final class Keys {
@@ -29,6 +36,9 @@ public enum Param {
         public static final String N = "n";
         public static final String ID = "id";
         public static final String LOCK = "lock";
+        public static final String FANOUT = "fanout";
+        public static final String CPU = "cpu";
+        public static final String INSERT = "insert";
 
         private Keys() {
         }
@@ -65,14 +75,27 @@ public enum Param {
         return min;
     }
 
-    /** The {@code bench.*} setting of the largest accepted value; null for an unbounded number or a word. */
+    /** The {@code bench.*} setting of the largest accepted value; null for a fixed or no bound, or a word. */
     public String maxSetting() {
         return maxSetting;
+    }
+
+    /** Whether a number has a largest value (all but the order id). */
+    public boolean bounded() {
+        return max != null;
     }
 
     /** The largest accepted value under {@code config}; {@code Long.MAX_VALUE} for an unbounded number. */
     public long max(BenchConfig config) {
         return max == null ? Long.MAX_VALUE : max.applyAsInt(config);
+    }
+
+    /**
+     * Whether it sizes the CPU kernel (cpu's n, workload's cpu): the reactive mode runs the kernel on the event loop,
+     * so there it is also held to {@code bench.max-n-event-loop} ({@code Limits.nOnEventLoop}).
+     */
+    public boolean sizesKernel() {
+        return this == N || this == WORKLOAD_CPU;
     }
 
     /** The words a word parameter accepts; empty for a number. */

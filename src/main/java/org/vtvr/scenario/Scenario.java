@@ -12,9 +12,14 @@ import static org.vtvr.scenario.Param.CALLS;
 import static org.vtvr.scenario.Param.DELAY;
 import static org.vtvr.scenario.Param.FANOUT_CALLS;
 import static org.vtvr.scenario.Param.ID;
+import static org.vtvr.scenario.Param.INSERT;
 import static org.vtvr.scenario.Param.LOCK;
 import static org.vtvr.scenario.Param.N;
 import static org.vtvr.scenario.Param.QUERIES;
+import static org.vtvr.scenario.Param.WORKLOAD_CALLS;
+import static org.vtvr.scenario.Param.WORKLOAD_CPU;
+import static org.vtvr.scenario.Param.WORKLOAD_FANOUT;
+import static org.vtvr.scenario.Param.WORKLOAD_QUERIES;
 
 /**
  * The catalogue: every scenario once, with its HTTP method, its path below a mode, its parameters and their defaults,
@@ -31,7 +36,13 @@ public enum Scenario {
     ORDER("GET", Paths.ORDER, Mode.ALL, arg(ID, null)),
     CPU("GET", Paths.CPU, Mode.ALL, arg(N, "100000")),
     /** Only where a thread can block inside a monitor: the reactive mode holds no lock. */
-    PINNING("GET", Paths.PINNING, EnumSet.of(Mode.VIRTUAL, Mode.WORKER), arg(DELAY, "100"), arg(LOCK, "synchronized"));
+    PINNING("GET", Paths.PINNING, EnumSet.of(Mode.VIRTUAL, Mode.WORKER), arg(DELAY, "100"), arg(LOCK, "synchronized")),
+    /**
+     * io's calls, then fanout's, then db's reads, then cpu's kernel, then checkout's insert, in one request
+     * ({@code scenario.Workload}); every step is 0 unless asked for.
+     */
+    WORKLOAD("GET", Paths.WORKLOAD, Mode.ALL, arg(DELAY, "100"), arg(WORKLOAD_CALLS, "0"), arg(WORKLOAD_FANOUT, "0"),
+            arg(WORKLOAD_QUERIES, "0"), arg(WORKLOAD_CPU, "0"), arg(INSERT, "0"));
 
     /** The paths below a mode's root, as constants for the resources' {@code @Path} annotations. */
     public static final class Paths {
@@ -43,6 +54,7 @@ public enum Scenario {
         public static final String ORDER = "/orders/{id}";
         public static final String CPU = "/cpu";
         public static final String PINNING = "/pinning";
+        public static final String WORKLOAD = "/workload";
 
         private Paths() {
         }

@@ -21,13 +21,19 @@ import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Param.Keys;
 import org.vtvr.scenario.Scenario.Paths;
 import org.vtvr.scenario.Started;
+import org.vtvr.scenario.Workload;
 
 import static org.vtvr.scenario.Param.CALLS;
 import static org.vtvr.scenario.Param.DELAY;
 import static org.vtvr.scenario.Param.FANOUT_CALLS;
+import static org.vtvr.scenario.Param.INSERT;
 import static org.vtvr.scenario.Param.LOCK;
 import static org.vtvr.scenario.Param.N;
 import static org.vtvr.scenario.Param.QUERIES;
+import static org.vtvr.scenario.Param.WORKLOAD_CALLS;
+import static org.vtvr.scenario.Param.WORKLOAD_CPU;
+import static org.vtvr.scenario.Param.WORKLOAD_FANOUT;
+import static org.vtvr.scenario.Param.WORKLOAD_QUERIES;
 import static org.vtvr.scenario.Scenario.CHECKOUT;
 import static org.vtvr.scenario.Scenario.CPU;
 import static org.vtvr.scenario.Scenario.DB;
@@ -36,6 +42,7 @@ import static org.vtvr.scenario.Scenario.IO;
 import static org.vtvr.scenario.Scenario.ORDER;
 import static org.vtvr.scenario.Scenario.PINNING;
 import static org.vtvr.scenario.Scenario.SLOW_QUERY;
+import static org.vtvr.scenario.Scenario.WORKLOAD;
 
 /**
  * The blocking scenarios, each request on a platform thread of Quarkus' worker pool.
@@ -115,5 +122,17 @@ public class WorkerResource {
     public Result pinning(@QueryParam(Keys.DELAY) String delay, @QueryParam(Keys.LOCK) String lock) {
         Started started = Started.now(MODE, PINNING);
         return scenarios.pinning(started, limits.number(PINNING, DELAY, delay), limits.word(PINNING, LOCK, lock));
+    }
+
+    @GET
+    @Path(Paths.WORKLOAD)
+    public Result workload(@QueryParam(Keys.DELAY) String delay, @QueryParam(Keys.CALLS) String calls,
+            @QueryParam(Keys.FANOUT) String fanout, @QueryParam(Keys.QUERIES) String queries,
+            @QueryParam(Keys.CPU) String cpu, @QueryParam(Keys.INSERT) String insert) {
+        Started started = Started.now(MODE, WORKLOAD);
+        return scenarios.workload(started, new Workload(limits.number(WORKLOAD, DELAY, delay),
+                limits.number(WORKLOAD, WORKLOAD_CALLS, calls), limits.number(WORKLOAD, WORKLOAD_FANOUT, fanout),
+                limits.number(WORKLOAD, WORKLOAD_QUERIES, queries), limits.number(WORKLOAD, WORKLOAD_CPU, cpu),
+                limits.number(WORKLOAD, INSERT, insert) == 1));
     }
 }
