@@ -163,7 +163,7 @@ def calibrate_parser():
                "DIR/calibration.json and calibration.md; load/results/calibration.json the newest (docs/advise.md).")
     p.add_argument("--modes", help="comma-separated series [virtual,worker,reactive,virtual+socket,worker+socket]")
     p.add_argument("--reps", help="repetitions of the design, in a random order each [3; --quick 1]")
-    p.add_argument("--seconds", help="seconds of each trial [3; --quick 1]")
+    p.add_argument("--seconds", help="seconds of each trial [2.5; --quick 1]")
     p.add_argument("--seed", help="the trials' random order [random, printed]")
     p.add_argument("--out", help="where results go [load/results/calibrate-<timestamp>]")
     p.add_argument("--quick", action="store_true", help="one repetition of 1-s trials (a check, not a calibration)")
@@ -184,7 +184,8 @@ def advise_parser():
     p.add_argument("--json", action="store_true", help="the answer as JSON")
     p.add_argument("--verify", action="store_true", help="measure each workload too: CPU at 20, 50, 80 %% of each "
                    "series' predicted ceiling, then a sweep until p99 doubles")
-    p.add_argument("--repeat", help="--verify: trials per CPU point [2]")
+    p.add_argument("--repeat", help="--verify: trials per CPU point, in a random order [2]")
+    p.add_argument("--seed", help="--verify: that order [random]")
     p.add_argument("--seconds", help="--verify: seconds of each CPU trial [3]")
     p.add_argument("--out", help="--verify: where results go [load/results/verify-<timestamp>]")
     return p

@@ -7,7 +7,9 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RESULTS = os.path.join(ROOT, "docs", "results")
-TOTAL, PER_FILE, PAGES_LIMIT = 4_000_000, 500_000, 400_000   # bytes
+# bytes; 4.3 MB in all since issue #42 (4.0 before): its calibration and validation runs, each one compact JSON of
+# its trials beside its page, are the data advise's figures come from
+TOTAL, PER_FILE, PAGES_LIMIT = 4_300_000, 500_000, 400_000
 PAGES = ("summary.json", "summary.md", "report.html")
 RAW = (".tar.xz", ".tar.gz", ".tgz", ".zip", ".jsonl", ".log", ".bin", ".collapsed", ".collapsed.gz", ".jfr")
 

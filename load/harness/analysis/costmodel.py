@@ -1,13 +1,13 @@
 """The cost model of `calibrate` and `advise` (docs/advise.md): a request's CPU, latency, memory and threads as
 linear sums of what it does, fitted per series from measured trials, and the highest rate each bound allows.
 
-CPU per request (ms) = fixed + per call x calls + per concurrent call x fanout + per query x queries
-                       + per million divisions x the kernel's divisions + per insert x insert
-                       + the per-second cost (cores) x 1000 / rate
-The last term is what an app spends every second whatever the rate (timers, event-loop wake-ups, GC): spread over
-fewer requests at a low rate. The same form, fitted on the whole machine's CPU (app, delay service, database, load
-generator, kernel), gives the cores a rate needs; the machine's ceiling is where they reach the share of its cores at
-which the calibration's own sweep saw p99 double."""
+CPU per request (ms) = the request's own cost + per call x calls + per concurrent call x fanout + per query x queries
+                       + per insert x insert + per million divisions x the CPU kernel's divisions
+                       + lnr x operations x ln(rate / 1,000) + per_second (cores) x 1,000 / rate
+The rate terms are measured: a request's CPU falls as the rate rises (more events per wake-up of a thread, and a
+wake-up is expensive on this machine), and some CPU is busy every second whatever the rate. The same form, fitted on
+the whole machine's CPU (app, delay service, database, load generator, kernel), gives the cores a rate needs; the
+machine's ceiling is the rate that keeps it as busy as the calibration's own sweep was where its p99 doubled."""
 from __future__ import annotations
 
 import functools
@@ -20,10 +20,13 @@ from scipy.special import stdtrit  # t quantiles; scipy.stats takes 0.7 s to imp
 
 # the shape's items, in the catalogue's order (GET /scenarios, workload)
 SHAPE_KEYS = ("delay", "calls", "fanout", "queries", "cpu", "insert")
-# the CPU terms: name, unit of its coefficient
-CPU_TERMS = (("fixed", "ms"), ("call", "ms"), ("concurrent_call", "ms"), ("query", "ms"),
-             ("mdiv", "ms"), ("insert", "ms"), ("per_second", "cores"))
-LAT_TERMS = CPU_TERMS[:-1]
+# the parts of a request, each with its cost at 1,000 req/s; then the change of each operation's cost (the request
+# and each call, query, insert) per e-fold of the rate (lnr), the kernel's million divisions (mdiv) and the cores busy
+# whatever the rate (per_second). The calibration's own trials set the form: a shape's CPU fell with the rate in
+# proportion to its operations (docs/advise.md)
+PARTS = ("fixed", "call", "concurrent_call", "query", "insert")
+CPU_TERMS = PARTS + ("lnr", "mdiv", "per_second")
+LAT_TERMS = PARTS + ("mdiv",)
 
 
 @functools.cache
@@ -45,10 +48,19 @@ def divisions(n):
     return int(loops.sum())
 
 
-def features(shape, rate):
-    """The CPU model's inputs of SHAPE (a dict of SHAPE_KEYS) at RATE req/s."""
-    return [1.0, shape["calls"], shape["fanout"], shape["queries"], divisions(shape["cpu"]) / 1e6,
-            shape["insert"], 1000.0 / rate]
+def work(shape):
+    """How many of each part SHAPE (a dict of SHAPE_KEYS) has, in PARTS' order, then its million divisions."""
+    return [1.0, shape["calls"], shape["fanout"], shape["queries"], shape["insert"],
+            divisions(shape["cpu"]) / 1e6]
+
+
+def features(shape, rate, rates=None):
+    """The CPU model's inputs of SHAPE at RATE req/s (CPU_TERMS' order); RATES (low, high): the rate held to
+    the calibrated range (outside it a log-linear trend is a guess; advise says when a question leaves it)."""
+    if rates:
+        rate = min(max(rate, rates[0]), rates[1])
+    *parts, mdiv = work(shape)
+    return parts + [sum(parts) * math.log(max(rate, 1e-3) / 1000), mdiv, 1000 / max(rate, 1e-3)]
 
 
 def waited_ms(shape):
@@ -119,7 +131,7 @@ class SeriesModel:
     memory: Fit                 # RSS MiB = idle + per waiting request x in flight
     threads: Fit
     idle_cores: float
-    util_max: float             # the share of the cores requests get (fitted to the sweep, see cores_ceiling)
+    util_max: float             # the machine's busy share where the sweep's p99 doubled (the cores' ceiling)
     sweep_ceiling: float        # the rate the sweep's p99 doubled at (its shape), 0: not reached
     tail_ms: float              # unloaded p99 minus p50
     bounds: dict                # name -> size (worker threads, DB pool, delay connections, admission)
@@ -150,7 +162,7 @@ class Calibration:
     def write(self, path):
         with open(path, "w") as f:
             json.dump({"facts": self.facts, "series": {k: v.to_json() for k, v in self.series.items()},
-                       "trials": [asdict(t) for t in self.trials]}, f, indent=1)
+                       "trials": [asdict(t) for t in self.trials]}, f, separators=(",", ":"))
 
     @staticmethod
     def raw(path):
@@ -172,13 +184,16 @@ def in_flight(rate, latency_ms):
 
 def fit_series(series, trials, bounds, ncores):
     """The SeriesModel of SERIES from its TRIALS (cpu, memory, sweep and idle kinds)."""
-    cpu = [t for t in trials if t.kind in ("cpu", "memory") and t.ok]
-    names = tuple(n for n, _ in CPU_TERMS)
+    sweep = sorted((t for t in trials if t.kind == "sweep"), key=lambda t: t.rate)
+    crossed = sweep_ceiling(sweep)
+    served = [t for t in sweep if not crossed or t.rate < crossed]   # the sweep's steps before its p99 doubled
+    cpu = settled([t for t in trials if t.kind in ("cpu", "memory") and t.ok]) + served
+    names = CPU_TERMS
     x = [features(t.shape, t.sent_rps) for t in cpu]
     app = Fit.of(names, x, [t.app_ms for t in cpu])
     mach = Fit.of(names, x, [t.machine_ms for t in cpu])
     lat = [t for t in cpu if t.kind == "cpu" and t.p50_ms is not None]
-    latency = Fit.of(tuple(n for n, _ in LAT_TERMS), [features(t.shape, 1)[:-1] for t in lat],
+    latency = Fit.of(LAT_TERMS, [work(t.shape) for t in lat],
                      [t.p50_ms - waited_ms(t.shape) for t in lat])
     flight = [[1.0, in_flight(t.sent_rps, t.p50_ms or 0)] for t in cpu]
     memory = Fit.of(("idle", "per_request"), flight, [t.rss_mib for t in cpu])
@@ -190,24 +205,29 @@ def fit_series(series, trials, bounds, ncores):
     rates = [t.sent_rps for t in cpu]
     m = SeriesModel(series, app, mach, latency, memory, threads, idle_cores, 1.0, 0.0, tail, dict(bounds),
                     (min(rates), max(rates)), {k: max(t.shape[k] for t in cpu) for k in SHAPE_KEYS})
-    sweep = sorted((t for t in trials if t.kind == "sweep"), key=lambda t: t.rate)
-    crossed = sweep_ceiling(sweep)
-    if crossed:   # the share that puts the model's ceiling where the sweep's p99 doubled (between two rates)
-        below = max(t.rate for t in sweep if t.rate < crossed)
+    if crossed:   # the machine's busy cores where the sweep's p99 doubled: between its last two steps
+        below = max((t for t in sweep if t.rate < crossed), key=lambda t: t.rate)
+        top = next(t for t in sweep if t.rate == crossed)
         m.sweep_ceiling = crossed
-        m.util_max = fit_share(m, sweep[0].shape, math.sqrt(below * crossed), ncores)
+        m.util_max = round(math.sqrt(busy(below) * busy(top)) / ncores, 4)
     return m
 
 
-def fit_share(m, shape, rate, ncores):
-    """The share of the cores at which the model's cores ceiling of SHAPE is RATE (bisection)."""
-    lo, hi = 0.2, 1.5
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        m.util_max = mid
-        got = ceilings(m, shape, latency(m, shape), ncores)["cores"].value
-        lo, hi = (mid, hi) if got < rate else (lo, mid)
-    return round((lo + hi) / 2, 4)
+def settled(trials, margin_pct=10.0):
+    """TRIALS without those the JIT was still warming: a trial whose app's JIT used more than MARGIN_PCT % of a core
+    above the least any trial of its series, shape and rate saw (what every trial of a cell sees is the steady
+    state, part of the cost)."""
+    def cell(t):
+        return (t.series, tuple(sorted(t.shape.items())), t.rate)
+    least = {}
+    for t in trials:
+        least[cell(t)] = min(least.get(cell(t), math.inf), t.jit_pct)
+    return [t for t in trials if t.jit_pct <= least[cell(t)] + margin_pct]
+
+
+def busy(t):
+    """The machine's busy cores in trial T."""
+    return t.machine_ms * t.sent_rps / 1000
 
 
 def sweep_ceiling(sweep):
@@ -267,7 +287,7 @@ def _fig(t, floor=0.0):
 
 def predict(m, shape, rate, ncores):
     """The Prediction of series model M for SHAPE at RATE req/s on a machine of NCORES."""
-    x = features(shape, rate)
+    x = features(shape, rate, m.rates)
     cpu = _fig(m.cpu.at(x))
     cores = Figure(*(v * rate / 1000 for v in (cpu.value, cpu.low, cpu.high)))
     mach = _fig(m.machine.at(x))
@@ -289,54 +309,32 @@ def predict(m, shape, rate, ncores):
 
 def latency(m, shape):
     """The unloaded median latency of SHAPE: the waits plus the fitted rest."""
-    lat = _fig(m.latency.at(features(shape, 1)[:-1]), 0.1)
+    lat = _fig(m.latency.at(work(shape)), 0.1)
     return Figure(*(v + waited_ms(shape) for v in (lat.value, lat.low, lat.high)))
 
 
-def wait_p99_s(lam, mu, c):
-    """The 99th percentile of the wait in an M/M/c queue (arrivals LAM/s, each of C servers MU/s): 0 when fewer
-    than 1 % wait; Erlang's C formula."""
-    a = lam / mu
-    rho = a / c
-    if rho >= 1:
-        return math.inf
-    term, total = 1.0, 1.0
-    for k in range(1, c):
-        term *= a / k
-        total += term
-    last = term * a / c / (1 - rho)
-    waits = last / (total + last)
-    return 0.0 if waits <= 0.01 else math.log(waits / 0.01) / (c * mu - lam)
-
-
-def cores_ceiling(demand_ms, fixed_cores, p99_ms, share, ncores):
-    """The rate at which requests needing DEMAND_MS of the machine's CPU each, on NCORES of which SHARE is theirs
-    less FIXED_CORES (busy whatever the rate), wait as long again as their unloaded p99 at the 99th percentile:
-    where the p99 doubles, as an M/M/c queue has it."""
-    avail = ncores * share - fixed_cores
-    if avail <= 0 or demand_ms <= 0:
-        return 0.0 if avail <= 0 else math.inf
-    mu = avail / ncores / (demand_ms / 1000)
-    lo, hi = 0.0, ncores * mu
+def cores_ceiling(demand_ms, budget_cores):
+    """The highest rate whose requests, needing DEMAND_MS(rate) of the machine's CPU each, keep it at most
+    BUDGET_CORES busy (bisection; the demand is held at the calibrated range's ends, so the search ends)."""
+    def served(lam):
+        return lam * demand_ms(lam) / 1000 <= budget_cores
+    lo, hi = 0.0, 1.0
+    while served(hi) and hi < 1e7:
+        lo, hi = hi, hi * 2
     for _ in range(50):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if wait_p99_s(mid, mu, ncores) <= p99_ms / 1000 else (lo, mid)
+        lo, hi = (mid, hi) if served(mid) else (lo, mid)
     return lo
 
 
 def ceilings(m, shape, lat, ncores):
     """{bound: Figure of the highest rate it allows} for SHAPE whose latency is LAT."""
     out = {}
-    # cores: the machine's CPU per request (without the per-second term, which is FIXED) in an M/M/c queue
-    names = list(m.machine.names)
-    per_sec = names.index("per_second")
-    x = features(shape, 1000.0)
-    x[per_sec] = 0.0
-    demand = m.machine.at(x)
-    fixed = max(0.0, m.machine.coef[per_sec])
-    p99 = lat.value + m.tail_ms
-    out["cores"] = Figure(*(cores_ceiling(d, fixed, p99, m.util_max, ncores)
-                            for d in (demand[0], demand[2], demand[1])))
+    # cores: the rate at which the machine is as busy as when the calibration's sweep saw its p99 double
+    def demand(r, k):
+        v = m.machine.at(features(shape, r, m.rates))
+        return max(v[k], 0.1 * v[0])   # an interval's low end below a tenth of the estimate is no figure
+    out["cores"] = Figure(*(cores_ceiling(lambda r, k=k: demand(r, k), m.util_max * ncores) for k in (0, 2, 1)))
     for name, size in m.bounds.items():
         held = held_ms(name, shape, lat.value, m.latency.coef[3])
         if held:   # Little's law: SIZE held for HELD ms each

@@ -30,18 +30,19 @@ def shape(**items):
     return {k: items.get(k, 20 if k == "delay" else 0) for k in SHAPE_KEYS}
 
 
-# (shape, rates, kind): each varies one part; the base and the calls at two rates give the per-second term; the
-# waits (1 s) put 50 and 150 requests in flight for memory and threads (150: under the worker pool's 200)
+# (shape, rates, kind): each varies one part, at a low and a high rate (the rate term); the waits (1 s) put 50 and
+# 150 requests in flight for memory and threads (150: under the worker pool's 200)
 DESIGN = (
-    (shape(), (300, 1200), "cpu"),
-    (shape(calls=2), (300, 1200), "cpu"),
-    (shape(fanout=4), (300,), "cpu"),
-    (shape(queries=4), (300,), "cpu"),
-    (shape(cpu=50000), (200,), "cpu"),
-    (shape(insert=1), (300,), "cpu"),
+    (shape(), (150, 1500), "cpu"),
+    (shape(calls=2), (150, 1500), "cpu"),
+    (shape(fanout=4), (100, 800), "cpu"),
+    (shape(queries=4), (100, 800), "cpu"),
+    (shape(cpu=50000), (100, 400), "cpu"),
+    (shape(insert=1), (150, 1500), "cpu"),
     (shape(calls=1, delay=1000), (50, 150), "memory"),
 )
-WARM = ((shape(calls=1, fanout=2, queries=2, cpu=20000, insert=1), 150), (shape(calls=1), 600))
+# the warm-up: every shape of the design at its lower rate, so that every path is compiled before a trial
+WARM = tuple((sh, rates[0]) for sh, rates, _ in DESIGN)
 # the ceiling sweep on one shape: the unloaded rate first, then up by about a third until p99 doubles
 SWEEP_SHAPE = shape(calls=1)
 SWEEP_RATES = (50, 800, 1100, 1500, 2000, 2600, 3400, 4400, 5700, 7400)
@@ -53,7 +54,7 @@ def run(args):
     series = tuple(x for x in (args.modes or ",".join(SERIES)).split(",") if x)
     quick = args.quick
     reps = int(args.reps or (1 if quick else 3))
-    seconds = float(args.seconds or (1 if quick else 3))
+    seconds = float(args.seconds or (1 if quick else 2.5))
     out = os.path.abspath(args.out or os.path.join(
         LOAD_DIR, "results", "calibrate-" + datetime.now().strftime("%Y%m%d-%H%M%S")))
     seed = int(args.seed) if args.seed else random.randrange(2 ** 31)
@@ -65,7 +66,7 @@ def run(args):
     with Procs() as ps:
         bench = Bench(series, out, ps, seconds)
         bench.start()
-        bench.warm(WARM, most_s=30 if quick else 150)
+        bench.warm(WARM, most_s=30 if quick else 240, jit_pct=5)
         bounds = {x: bench.bounds(x) for x in series}
         trials += [bench.idle(x, seconds) for x in series]
         todo = [(x, sh, r, kind) for x in series for sh, rates, kind in DESIGN for r in rates]
@@ -84,7 +85,7 @@ def run(args):
                               java_opts=bench.s.app_java_opts, took_s=None,
                               workload_params=[asdict(p) for p in table().params_of[SCENARIO]])
     facts["took_s"] = round(time.monotonic() - t0)
-    return publish(fit(facts, trials, bounds), out)
+    return publish(fit(facts, trials, bounds), out, latest=not quick)   # --quick checks, it does not calibrate
 
 
 def fit(facts, trials, bounds):
@@ -101,15 +102,17 @@ def refit(path):
     return publish(fit(cal.facts, cal.trials, bounds), os.path.dirname(os.path.abspath(path)))
 
 
-def publish(cal, out):
-    """OUT/calibration.json and calibration.md, the newest copy advise reads, and the page on the console."""
+def publish(cal, out, latest=True):
+    """OUT/calibration.json and calibration.md, the newest copy advise reads (LATEST), and the page."""
     path = os.path.join(out, "calibration.json")
     cal.write(path)
     with open(os.path.join(out, "calibration.md"), "w") as f:
         f.write(page(cal))
-    os.makedirs(os.path.dirname(LATEST), exist_ok=True)
-    shutil.copyfile(path, LATEST)
-    log(f"calibration ({cal.facts['took_s'] / 60:.1f} min of measuring): {path} (and {LATEST}, which advise reads)")
+    if latest:
+        os.makedirs(os.path.dirname(LATEST), exist_ok=True)
+        shutil.copyfile(path, LATEST)
+    log(f"calibration ({cal.facts['took_s'] / 60:.1f} min of measuring): {path}"
+        + (f" (and {LATEST}, which advise reads)" if latest else ""))
     print(page(cal))
     return 0
 
@@ -128,24 +131,28 @@ def sweep(bench, series, sh, rates):
 
 def page(cal):
     """calibration.md: every series' components with their intervals, its bounds and the sweep."""
-    f = cal.facts
+    f, series = cal.facts, list(cal.series)
+    cell = "{:.3f} [{:.3f}, {:.3f}]".format
     lines = [f"# Calibration: {f.get('cpu')}, {f.get('cores')} cores, {f.get('date')}", "",
              f"{f.get('jdk')}; Quarkus {f.get('quarkus')}; commit {f.get('git_commit')}; {f.get('reps')} "
-             f"repetitions of {f.get('seconds')} s trials, {f.get('took_s')} s in all. Components with their 95 % "
-             "intervals (docs/advise.md).", "",
-             "| series | " + " | ".join(n for n, _ in costmodel.CPU_TERMS) + " | idle cores | RSS MiB idle | "
-             "KiB per waiting request | p99 doubled at | cores' share |",
-             "|---" * (len(costmodel.CPU_TERMS) + 6) + "|"]
-    for x, m in cal.series.items():
-        cpu = m.cpu.terms()
-        mem = m.memory.terms()
-        lines.append(f"| {x} | " + " | ".join(f"{v:.4f} [{lo:.4f}, {hi:.4f}]" for v, lo, hi in cpu.values())
-                     + f" | {m.idle_cores:.3f} | {mem['idle'][0]:.0f} | {mem['per_request'][0] * 1024:.0f} "
-                     f"[{mem['per_request'][1] * 1024:.0f}, {mem['per_request'][2] * 1024:.0f}] | "
-                     + (f"{m.sweep_ceiling:.0f} req/s | {100 * m.util_max:.0f} % |" if m.sweep_ceiling
-                        else "not reached | - |"))
-    lines += ["", "CPU terms in ms of the app's CPU per request (mdiv: per million divisions of the CPU kernel; "
-              "per_second: cores busy whatever the rate).", "", "Bounds read from each app's /q/info:", ""]
+             f"repetitions of {f.get('seconds')} s trials, {f.get('took_s')} s in all (docs/advise.md). The app's "
+             "CPU ms per request for each part at 1,000 req/s, the change of each operation's (the request, a call, "
+             "a query, an insert) per e-fold of the rate (x2.7) and the cores busy whatever the rate, with 95 % "
+             "intervals:", "",
+             "| part | " + " | ".join(series) + " |", "|---" * (len(series) + 1) + "|"]
+    terms = {x: m.cpu.terms() for x, m in cal.series.items()}
+    for name in costmodel.CPU_TERMS:
+        what = {"mdiv": "per million divisions (cpu)", "lnr": "per operation, per e-fold of the rate",
+                "per_second": "cores busy whatever the rate"}.get(name, name)
+        lines.append(f"| {what} | " + " | ".join(cell(*terms[x][name]) for x in series) + " |")
+    rows = (("idle CPU, cores", lambda m: f"{m.idle_cores:.3f}"),
+            ("RSS MiB, no request waiting", lambda m: cell(*m.memory.terms()["idle"])),
+            ("RSS KiB per waiting request", lambda m: cell(*(v * 1024 for v in m.memory.terms()["per_request"]))),
+            ("threads, none waiting", lambda m: f"{m.threads.terms()['idle'][0]:.0f}"),
+            ("p99 doubled at (req/s)", lambda m: f"{m.sweep_ceiling:.0f}" if m.sweep_ceiling else "not reached"),
+            ("share of the cores then", lambda m: f"{100 * m.util_max:.0f} %" if m.sweep_ceiling else "-"))
+    lines += [f"| {name} | " + " | ".join(fn(cal.series[x]) for x in series) + " |" for name, fn in rows]
+    lines += ["", "Bounds read from each app's /q/info:", ""]
     lines += [f"- {x}: " + (", ".join(f"{k} {v}" for k, v in m.bounds.items()) or "none")
               for x, m in cal.series.items()]
     return "\n".join(lines) + "\n"

@@ -17,6 +17,7 @@ from harness.infra.procs import log
 from harness.runs import plan
 from harness.runs.system import App, System
 from harness.sampling import machine
+from harness.sampling.sample import thread_cpu
 
 # /q/info settings of each bound (costmodel.BOUNDS), by the series that have it
 BOUND_SETTINGS = {
@@ -93,14 +94,14 @@ class Bench:
         share = 1 / len(apps)
         while time.monotonic() - t0 < most_s:
             k += 1
-            j0, w0 = [self.sys.jit_ms(a.pid) for a in apps], time.monotonic()
+            j0, w0 = [jit_ms(psutil.Process(a.pid)) for a in apps], time.monotonic()
             running = [self.send(a.series, sh, r * share * min(k, 3) / 3, 3000, os.path.join(d, f"{a.series}-{i}"))
                        for a in apps for i, (sh, r) in enumerate(shapes)]
             for p in running:
                 if p.wait(30) is None:
                     self.ps.stop(p, grace_s=5)
                 self.ps.forget(p)
-            jit = max((self.sys.jit_ms(a.pid) - j) / 10 / (time.monotonic() - w0) for a, j in zip(apps, j0))
+            jit = max((jit_ms(psutil.Process(a.pid)) - j) / 10 / (time.monotonic() - w0) for a, j in zip(apps, j0))
             if k >= 3 and jit <= jit_pct:
                 break
         log(f"warm-up: {time.monotonic() - t0:.0f} s, the JIT at most {jit:.0f} % of a core in the last round")
@@ -114,7 +115,7 @@ class Bench:
         prefix = os.path.join(self.out, "trials", f"{self.n:04d}-{series}-{kind}-{int(rate)}")
         os.makedirs(os.path.dirname(prefix), exist_ok=True)
         proc = psutil.Process(app.pid)
-        j0 = self.sys.jit_ms(app.pid)
+        j0 = jit_ms(proc)
         c0, m0, w0 = _cpu_s(proc), _busy_s(), time.monotonic()
         p = self.send(series, shape, rate, int(seconds * 1000), prefix)
         p.wait(seconds * 2 / 3)
@@ -123,13 +124,21 @@ class Bench:
             self.ps.stop(p, grace_s=5)
         self.ps.forget(p)
         c1, m1, w1 = _cpu_s(proc), _busy_s(), time.monotonic()
-        jit = (self.sys.jit_ms(app.pid) - j0) / 10 / (w1 - w0)
+        jit = (jit_ms(proc) - j0) / 10 / (w1 - w0)
         res = self.sys.vegeta.result(prefix)
         n = max(1, res.requests)
         return Trial(series, dict(shape), float(rate), round(res.send_rate or 0.0, 1), res.ok, res.requests,
                      round((c1 - c0) * 1000 / n, 4), round((m1 - m0) * 1000 / n, 4),
                      _ms(res.percentile_ms(50)), _ms(res.percentile_ms(99)), round(rss, 1), threads, round(jit, 1),
                      kind)
+
+    def settle(self, series, shape, rate, most_s=45, jit_pct=5):
+        """SHAPE on SERIES at RATE in 3-s rounds until its app's JIT uses at most JIT_PCT % of a core (MOST_S at
+        most) -> those rounds, as Trials of kind warm."""
+        t0, done = time.monotonic(), []
+        while not done or (done[-1].jit_pct > jit_pct and time.monotonic() - t0 < most_s):
+            done.append(self.trial(series, shape, rate, "warm", seconds=3))
+        return done
 
     def idle(self, series, seconds=3.0):
         """SERIES' app with no load for SECONDS -> a Trial of kind idle whose app_ms is its CPU ms per second."""
@@ -141,6 +150,11 @@ class Bench:
         return Trial(series, {k: 0 for k in SHAPE_KEYS}, 0.0, 0.0, 0, 0, round((_cpu_s(proc) - c0) * 1000 / w, 4),
                      round((_busy_s() - m0) * 1000 / w, 4), None, None, round(proc.memory_info().rss / 2 ** 20, 1),
                      proc.num_threads(), 0.0, "idle")
+
+
+def jit_ms(proc):
+    """The JIT compiler threads' CPU ms so far, read here (the sampler's --once costs a Python start each time)."""
+    return thread_cpu(proc)["jit_ms"]
 
 
 def _cpu_s(proc):
