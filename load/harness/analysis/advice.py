@@ -69,11 +69,13 @@ def recommend(preds, rate):
     best = by_cpu[0]
     words = [f"{best.series} is predicted to spend the least CPU per request "
              f"({best.cpu_ms_per_req.value:.3f} ms [{best.cpu_ms_per_req.low:.3f}, {best.cpu_ms_per_req.high:.3f}])."]
-    for p in by_cpu[1:]:
-        ratio = p.cpu_ms_per_req.value / max(best.cpu_ms_per_req.value, 1e-9)
-        apart = p.cpu_ms_per_req.low > best.cpu_ms_per_req.high
-        words.append(f"{p.series} {ratio:.2f}x as much" + ("" if apart else
-                     " (the intervals overlap: the calibration cannot tell them apart)") + ".")
+    apart = [p for p in by_cpu[1:] if p.cpu_ms_per_req.low > best.cpu_ms_per_req.high]
+    near = [p for p in by_cpu[1:] if p not in apart]
+    for group, verdict in ((apart, "the 95 % intervals do not overlap"),
+                           (near, "the intervals overlap: the calibration cannot tell these apart from it")):
+        if group:
+            words.append(", ".join(f"{p.series} {p.cpu_ms_per_req.value / max(best.cpu_ms_per_req.value, 1e-9):.2f}x"
+                                   for p in group) + f" as much ({verdict}).")
     short = [p for p in preds.values() if p.max_rate.value < rate]
     for p in short:
         words.append(f"At {rate:g} req/s {p.series} falls behind: its {p.bound} allow about "
