@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Calibrates the cost model on this machine (about 15 minutes): the workload scenario at shapes that vary one part
+# Calibrates the cost model on this machine (14-16 minutes here): the workload scenario at shapes that vary one part
 # of a request at a time, per series, then load/results/calibration.json, which `vtvr-harness advise` reads
 # (docs/advise.md). Options: load/calibrate.sh -h.
 #

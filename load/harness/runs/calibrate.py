@@ -66,7 +66,7 @@ def run(args):
     with Procs() as ps:
         bench = Bench(series, out, ps, seconds)
         bench.start()
-        bench.warm(WARM, most_s=30 if quick else 240, jit_pct=5)
+        bench.warm(WARM, most_s=30 if quick else 120, jit_pct=5)   # the rest: settled() drops warming trials
         bounds = {x: bench.bounds(x) for x in series}
         trials += [bench.idle(x, seconds) for x in series]
         todo = [(x, sh, r, kind) for x in series for sh, rates, kind in DESIGN for r in rates]
