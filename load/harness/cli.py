@@ -96,7 +96,9 @@ def compare_parser():
     a("--app-url", help="measure an app started elsewhere (no build, database, delay service or restarts)")
     a("--app-pid", help="with --app-url: its pid on this machine, for its CPU and memory")
     a("--cpus", help="app=N: the app on its own N cores (on 2 cores it starves the generator)")
-    for flag, what in (("--quick", "a short version of the run (about 2 minutes)"),
+    for flag, what in (("--quick", "what three minutes can decide (the worker pool's ceiling, threads and memory "
+                        "of waiting requests, thread costs under JMH); with --design, --experiment or --scenario: "
+                        "that run, shortened"),
                        ("--dry-run", "print the plan and its estimated time, start nothing"),
                        ("--native", "run target/*-runner instead of the JVM jar"),
                        ("--rebuild", "rebuild the jar even if it looks current"),

@@ -130,10 +130,10 @@ def test_compare_runs_end_to_end(shared_db, tmp_path):
 
 
 def test_compare_interleaved_quick_end_to_end(shared_db, tmp_path):
-    """The default design's quick run, as CI ran `load/compare.sh --quick` (every default mode, a random seed): the
-    A/A pair's blocks, the verdicts in summary.json, nothing left running. CI's only run of this design."""
-    r = subprocess.run(["./compare.sh", "--quick", "--out", str(tmp_path / "run")], cwd=LOAD, env=shared_db.env,
-                       capture_output=True, text=True, timeout=600)
+    """The default design, quick (`load/compare.sh --quick --design interleaved`, every default mode, a random seed):
+    the A/A pair's blocks, the verdicts in summary.json, nothing left running. CI's only run of this design."""
+    r = subprocess.run(["./compare.sh", "--quick", "--design", "interleaved", "--out", str(tmp_path / "run")],
+                       cwd=LOAD, env=shared_db.env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     out = tmp_path / "run"
     data = json.loads((out / "summary.json").read_text())
@@ -152,9 +152,32 @@ def test_compare_interleaved_quick_end_to_end(shared_db, tmp_path):
     assert not shared_db.running()
 
 
+@pytest.mark.alone
+def test_compare_quick_end_to_end(shared_db, tmp_path):
+    """`load/compare.sh --quick` as README gives it (runs/quick.py): exit 0, summary.md opening with at most eight
+    lines, a decided finding among them and no CANNOT DECIDE, the JIT's share of every measured step reported,
+    report.html with its charts, no negative time left in the log, and nothing left running. Alone: its decisions
+    rest on latency and threads under load."""
+    r = subprocess.run(["./compare.sh", "--quick", "--seed", "3", "--out", str(tmp_path / "run")], cwd=LOAD,
+                       env=shared_db.env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    out = tmp_path / "run"
+    md = (out / "summary.md").read_text()
+    head = md.split("\n\n", 1)[0].splitlines()
+    assert len(head) <= 8 and any(line.startswith("Decided:") for line in head), head
+    assert "CANNOT DECIDE" not in md and "The JIT's share of a measured step was at most" in md
+    assert head == r.stdout.strip().splitlines()[-len(head):]        # the console ends with the same opening
+    data = json.loads((out / "summary.json").read_text())
+    assert data["design"] == "quick" and len(data["readings"]) == 12 and len(data["held"]) == 6
+    assert {f["name"] for f in data["thread_facts"]} == {"start", "switch", "parked memory"}
+    assert (out / "report.html").read_text().count("<svg") == 4
+    assert not re.search(r"-\d+:\d\d left|about -", r.stderr)
+    assert not shared_db.running()
+
+
 def test_compare_interleaved_interrupted_in_a_block(shared_db, tmp_path):
-    rc, err = interrupt(shared_db, ["./compare.sh", "--quick", "--modes", "reactive", "--out", str(tmp_path / "run")],
-                        r"block 1 done")
+    rc, err = interrupt(shared_db, ["./compare.sh", "--quick", "--design", "interleaved", "--modes", "reactive",
+                                    "--out", str(tmp_path / "run")], r"block 1 done")
     assert rc == 130 and "interrupted" in err
 
 

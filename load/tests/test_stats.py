@@ -307,7 +307,9 @@ def test_one_invocation_decides_nothing_and_says_why_instead_of_breaking_the_des
     assert stats.undecided(res) == []                       # more blocks of one invocation cannot decide either
     text = " ".join(verdict_summary.summary(res))
     assert "cannot decide" in text and "design is broken" not in text
-    assert verdict_report.headline(res)[0].startswith("CANNOT DECIDE")
+    assert verdict_report.headline(res)[0].startswith("Cannot decide")
+    head = verdict_report.headline(res, {"series": ["reactive", "reactive-aa"], "blocks": 3, "steps": [["io", 2500]]})
+    assert head[1].startswith("Nothing is decided") and "CANNOT" not in " ".join(head)
     assert run(simulate(4, {}, seed=3, restart_every=2))["cannot_decide"] is None
 
 

@@ -1,5 +1,6 @@
 """How far a run has got: a live panel on a terminal (rich), one plain line per step otherwise (CI, a pipe)."""
 import sys
+import threading
 import time
 
 from rich.console import Console
@@ -63,3 +64,64 @@ class Progress:
         self.fields["last"] = line
         if self.live:
             self.live.update(self._panel())
+
+
+class Stages:
+    """A run of named stages, each with the seconds it is expected to take: a bar with the time left on a terminal
+    (rich), a plain line per stage otherwise. The time left is what the stages not yet done are expected to take,
+    never less than zero; a stage that overruns its estimate holds the bar where it is."""
+
+    def __init__(self, stages, live=None):
+        self.stages = list(stages)                 # [(name, expected seconds)]
+        self.index, self.t0, self.stage_t0 = -1, time.monotonic(), time.monotonic()
+        self.console = Console(stderr=True)
+        self.bar = None
+        if self.console.is_terminal if live is None else live:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                                TextColumn("{task.fields[left]}"), console=self.console, transient=True)
+            self.task = self.bar.add_task("starting", total=sum(s for _, s in self.stages), left="")
+
+    def __enter__(self):
+        if self.bar:
+            self.bar.start()
+            procs.set_log_sink(lambda line: self.console.print(line, markup=False, highlight=False))
+            self.ticking = threading.Event()
+            threading.Thread(target=self._tick_until_stopped, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar:
+            self.ticking.set()
+            self.bar.stop()
+            procs.set_log_sink(None)
+        return False
+
+    def _tick_until_stopped(self):
+        while not self.ticking.wait(0.5):
+            self.tick()
+
+    def left_s(self):
+        """Seconds the rest is expected to take: the current stage's remainder (never negative) and the stages after."""
+        if self.index < 0:
+            return sum(s for _, s in self.stages)
+        now = max(0.0, self.stages[self.index][1] - (time.monotonic() - self.stage_t0))
+        return now + sum(s for _, s in self.stages[self.index + 1:])
+
+    def start(self, name):
+        """The stage NAME begins (a name of the list given)."""
+        self.index = [n for n, _ in self.stages].index(name)
+        self.stage_t0 = time.monotonic()
+        text = f"{self.index + 1}/{len(self.stages)} {name}"
+        if self.bar:
+            self.tick()
+            self.bar.update(self.task, description=text)
+        else:
+            procs.log(f"{text} (about {clock(self.left_s())} left of the run)")
+
+    def tick(self):
+        """Moves the bar to the time spent, within the current stage's estimate."""
+        if self.bar and self.index >= 0:
+            done = sum(s for _, s in self.stages[:self.index])
+            within = min(self.stages[self.index][1], time.monotonic() - self.stage_t0)
+            self.bar.update(self.task, completed=done + within, left=f"about {clock(self.left_s())} left")

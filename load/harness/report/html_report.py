@@ -84,10 +84,10 @@ def scenario_charts(sr, ceil, tips):
     return charts
 
 
-def render_html(rows, meta, scenarios, worker_pool, decided=None, profiled=None):
+def render_html(rows, meta, scenarios, worker_pool, decided=None, profiled=None, opening=()):
     """report.html's text, from templates/report.html.j2; DECIDED: an interleaved run's verdicts.json, which
     opens the page (and replaces the point verdicts of the targets table), the floor and the ladder after it;
-    PROFILED: a --profile run's profiles.json, where the CPU goes after them."""
+    PROFILED: a --profile run's profiles.json, where the CPU goes after them; OPENING: the plain lines on top."""
     names = series_names(rows)
     runs = "saturation_runs" in (meta or {})
     sections, tips = [], Tips()
@@ -103,7 +103,8 @@ def render_html(rows, meta, scenarios, worker_pool, decided=None, profiled=None)
     sat = saturation(rows, **saturation_args(meta))
     return pages.render(
         "report.html.j2", meta=meta, order=order_text(meta), targets=[] if decided else targets(rows, worker_pool),
-        targets_note=TARGETS_NOTE, verdicts=verdict_sections.html_section(decided),
+        targets_note=TARGETS_NOTE, verdicts=verdict_sections.html_section(decided), opening=list(opening),
+        design=verdict_sections.design_text(decided["design"]) if decided else "",
         ladder=ladder_report.html_section(ladder_report.of_run(decided, rows)),
         profiles=profile_report.html_section(profiled),
         saturation=[{"series": m, "rate": fmt(x, 0) if x else "none", "per_run": per_run_text(meta, m), "limit": w}
@@ -116,8 +117,9 @@ def render_html(rows, meta, scenarios, worker_pool, decided=None, profiled=None)
         tips=tips.texts)
 
 
-def write_html(run, rows, meta, scenarios, worker_pool):
+def write_html(run, rows, meta, scenarios, worker_pool, opening=()):
     with open(os.path.join(run, "report.html"), "w") as f:
-        f.write(render_html(rows, meta, scenarios, worker_pool, verdict_sections.load(run), profile_report.load(run)))
+        f.write(render_html(rows, meta, scenarios, worker_pool, verdict_sections.load(run), profile_report.load(run),
+                            opening))
 
 

@@ -77,7 +77,7 @@ def pool(out, runs):
     summary_files.write_all(out, rows, {**machines[0], "started": f"{len(runs)} runs pooled: {started}",
                                         "command": f"vtvr-harness report pool {out} {' '.join(runs)}",
                                         "git_commit": ", ".join(commits)})
-    for line in verdict_report.headline(result) + [noise_line(n) for n in design_noise]:
+    for line in verdict_report.headline(result, design) + [noise_line(n) for n in design_noise]:
         print(line)
     if len(commits) > 1:
         print(f"warning: the runs are of different commits ({', '.join(commits)}): pool runs of one app and harness")

@@ -8,7 +8,7 @@ import os
 from harness.analysis import model
 from harness.analysis.steps import fmt, read_json, sort_rows, step_row, worker_ceiling
 from harness.analysis.verdicts import saturation, saturation_args, targets
-from harness.report import html_report, ladder_report, verdict_sections
+from harness.report import html_report, ladder_report, verdict_sections, verdict_summary
 from harness.report.run_text import (
     TARGETS_NOTE,
     cell,
@@ -44,8 +44,29 @@ def write_csv_json(run, rows):
                 + ",\n".join(json.dumps(r.as_dict()) for r in typed) + "\n]}\n")
 
 
-def write_md(run, rows, meta, scenarios, worker_pool):
-    lines = ["# vt-vs-reactive load run", ""]
+def opening(run, rows, worker_pool):
+    """The lines summary.md and report.html open with: the verdicts' (verdict_summary.opening), or for a run without
+    (sequential) what was swept and its point targets."""
+    data = verdict_sections.load(run)
+    if data:
+        return verdict_summary.opening(data)
+    steps = ", ".join(f"{sc} ({', '.join(dict.fromkeys(load_label(r) for r in rows if r['scenario'] == sc))})"
+                      for sc in dict.fromkeys(r["scenario"] for r in rows))
+    out = [f"Compared {', '.join(dict.fromkeys(r['mode'] for r in rows))} in a sequential sweep, one reading per "
+           f"step and no intervals: {steps}."]
+    t = targets(rows, worker_pool)
+    if t:
+        n = {v: sum(1 for *_, x in t if x == v) for v in ("PASS", "FAIL")}
+        out.append(f"Targets on those readings: {n['PASS']} hold, {n['FAIL']} miss"
+                   + (f" ({'; '.join(a for a, _, v in t if v == 'FAIL')[:300]})" if n["FAIL"] else "")
+                   + "; a difference is decided only by the interleaved design's intervals.")
+    return out
+
+
+def how_measured(run, meta):
+    """The section summary.md ends with: the design, the machine, the tools, the method."""
+    data = verdict_sections.load(run)
+    lines = ["## How this was measured", ""] + ([verdict_sections.design_text(data["design"]), ""] if data else [])
     lines += [f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), "
               f"{meta.get('memory_mib', '?')} MiB RAM, {meta.get('os', '?')}, kernel {meta.get('kernel', '?')}",
               f"- **JDK**: {meta.get('jdk', 'n/a')}", f"- **Quarkus**: {meta.get('quarkus', 'n/a')}",
@@ -56,8 +77,6 @@ def write_md(run, rows, meta, scenarios, worker_pool):
               f"- **mode order**: {order_text(meta)}", f"- **CPU placement**: {meta.get('placement') or 'none'}",
               f"- **pools and limits** (every mode): {settings_text(meta)}",
               ""] + [f"- {x}" for x in method_notes(meta)] + [""]
-    decided = verdict_sections.md_lines(verdict_sections.load(run))
-    lines[2:2] = decided + ladder_report.md_lines(ladder_report.of_run(verdict_sections.load(run), rows))
     lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival rate; their "
               "percentiles leave out the requests of the step's ramp-in (RAMP_IN, 1 s by default), which "
               "'p99 incl. ramp-in' counts too. hey rows "
@@ -71,6 +90,13 @@ def write_md(run, rows, meta, scenarios, worker_pool):
               "APP_UNRESPONSIVE = the "
               "app did not answer one more request after the step (thread dump in the step folder) and was "
               "restarted.", ""]
+    return lines
+
+
+def write_md(run, rows, meta, scenarios, worker_pool):
+    lines = ["# vt-vs-reactive load run", "", *opening(run, rows, worker_pool), ""]
+    decided = verdict_sections.md_lines(verdict_sections.load(run))
+    lines += decided + ladder_report.md_lines(ladder_report.of_run(verdict_sections.load(run), rows))
     lines += [] if decided else targets_md(rows, meta, worker_pool)   # no point verdicts beside the intervals
     for sc in scenarios:
         sr = [r for r in rows if r["scenario"] == sc]
@@ -91,6 +117,7 @@ def write_md(run, rows, meta, scenarios, worker_pool):
     lines += ["## Flagged steps", ""]
     lines += [f"- {r['scenario']} {r['mode']} {r['tool']} {load_label(r)}: {r['flags']}"
               + (f" ({r['errors']})" if r.get("errors") else "") for r in flagged] or ["none"]
+    lines += ["", *how_measured(run, meta)]
     with open(os.path.join(run, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -118,7 +145,7 @@ def write_all(run, rows, meta):
     worker_pool = worker_pool_of(meta)
     write_csv_json(run, rows)
     write_md(run, rows, meta, seen, worker_pool)
-    html_report.write_html(run, rows, meta, seen, worker_pool)
+    html_report.write_html(run, rows, meta, seen, worker_pool, opening(run, rows, worker_pool))
     flagged = sum(1 for r in rows if r["flags"])
     print(f"{len(rows)} steps, {flagged} flagged -> {run}/summary.csv, summary.json, summary.md, report.html")
 

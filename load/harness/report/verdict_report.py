@@ -11,7 +11,7 @@ import os
 from harness.analysis.model import METRICS
 from harness.analysis.steps import read_json, step_row
 from harness.analysis.verdicts import median_rows
-from harness.report import summary_files
+from harness.report import summary_files, verdict_summary
 from harness.report.verdict_sections import TRIALS, VERDICTS, ci_text
 
 
@@ -44,14 +44,18 @@ def publish(run, worker_pool):
     return 0
 
 
-def headline(data):
-    """A few lines for the end of the runner's log, each naming the metric it judges, with its note (an A/A interval
-    that excludes 1.00 on its own but not at the family-wise level says so: its PASS would read as a contradiction)."""
+def headline(data, design=None):
+    """The lines that end the runner's log: with the run's DESIGN the opening (verdict_summary.opening: what was
+    compared, decided and not), then one line per verdict naming the metric it judges, with its note (an A/A
+    interval that excludes 1.00 on its own but not at the family-wise level says so: its PASS would read as a
+    contradiction)."""
     out = [f"{x['verdict']:12} {x['scenario']} {x['rate']:g} {METRICS[x['metric']].name}: {x['target']}: {ci_text(x)}"
            + (f" ({x['note']})" if x.get("note") else "") for x in data["verdicts"]]
+    if design:
+        return [*verdict_summary.opening({**data, "design": design}), "", *out]
     if data.get("design_broken"):
         out.insert(0, "DESIGN BROKEN: " + data["design_broken"])
     if data.get("cannot_decide"):
-        out.insert(0, f"CANNOT DECIDE: {data['cannot_decide']}: no target is called and the A/A pair is not judged "
+        out.insert(0, f"Cannot decide: {data['cannot_decide']}: no target is called and the A/A pair is not judged "
                       "(a run with several app invocations per series decides)")
     return out

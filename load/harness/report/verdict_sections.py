@@ -137,7 +137,7 @@ def md_lines(data):
     """summary.md's opening section."""
     if not data:
         return []
-    out = ["## Verdicts", "", design_text(data["design"]), ""]
+    out = ["## Verdicts", ""]
     out += [f"- {x}" for x in verdict_summary.summary(data)] + [""]
     out += ["| target | step | series | metric | ratio [interval] | A/A band | blocks | verdict | note |",
             "|---|---|---|---|---|---|---|---|---|"]
@@ -147,7 +147,8 @@ def md_lines(data):
                    f"{(e.get('note') or '').replace('|', '/')} |")
     out += ["", "Method: docs/statistics.md in the repository (geometric mean of per-block "
             "ratios, Student's t on the log ratios with invocation-level standard error; Georges et al. 2007, "
-            "Kalibera and Jones 2013). The table rows below are medians over the blocks.", ""]
+            "Kalibera and Jones 2013); the design at the end. The table rows below are medians over the blocks.",
+            ""]
     return out
 
 
@@ -159,4 +160,4 @@ def html_section(data):
              "band": _hw(v), "blocks": v["blocks"], "verdict": v["verdict"], "note": v.get("note") or ""}
             for v in data["verdicts"]]
     return pages.render("verdicts.html.j2", plot=charts.interval_plot(data["verdicts"]),
-                        summary=verdict_summary.summary(data), design=design_text(data["design"]), rows=rows)
+                        summary=verdict_summary.summary(data), rows=rows)

@@ -2,6 +2,8 @@
 costs against the other, which targets hold or miss, and where the evidence is not enough."""
 from __future__ import annotations
 
+from harness.analysis.targets import LABELS
+
 PHRASES = {   # metric -> (sentence with {a}, {b}, {pct}, {dir}; words for a higher and a lower ratio)
     "cpu_ms_per_req": ("{a} uses {pct} % {dir} CPU per request than {b}", "more", "less"),
     "p99_ok_ms": ("{a}'s p99 latency (successes) is {pct} % {dir} than {b}'s", "higher", "lower"),
@@ -83,3 +85,44 @@ def summary(result):
         out.append(f"{name}: not judged at {scenario} {rate:,.0f}/s, {why}.")
     return out
 
+
+
+def decided(e):
+    """An entry whose interval excludes 1.00: a difference this run shows, whatever its target says."""
+    return e["ci_low"] is not None and (e["ci_low"] > 1 or e["ci_high"] < 1)
+
+
+def opening(data, most=7):
+    """At most MOST plain lines that open summary.md, report.html and the end of the log: what was compared at which
+    load, each difference decided (its interval in brackets), what was not and the noise that bounds it."""
+    if not data:
+        return []
+    d, entries = data["design"], data["verdicts"]
+    steps = ", ".join(f"{sc} at {lv:,.0f} req/s" for sc, lv, *_ in d.get("steps") or [])
+    invs = max((e["invocations"] for e in entries), default=0)
+    out = [f"Compared {', '.join(x for x in d['series'] if not x.endswith('-aa'))}: {steps}; {d['blocks']} blocks "
+           f"over {invs} app invocation{'s' if invs != 1 else ''} per series."]
+    if data.get("design_broken"):
+        return out + ["Nothing is decided: the A/A pair, one app measured twice, differed by more than chance allows "
+                      "(" + data["design_broken"].split(": ", 1)[-1] + ")."]
+    if data.get("cannot_decide"):
+        return out + [f"Nothing is decided: {data['cannot_decide']}; the default run (20 min, several app "
+                      "invocations per series) decides."]
+    shown = sorted((e for e in entries if not e["aa"] and decided(e)), key=lambda e: -abs(e["ratio"] - 1))
+    room = most - len(out) - 1
+    out += [f"Decided: {_compare(e)}." for e in shown[:room]]
+    if len(shown) > room:
+        out[-1] = out[-1][:-1] + f"; and {len(shown) - room} more decided below."
+    if not shown:
+        out.append("Decided: no difference between the series in this run (every interval includes 1.00).")
+    rest = [e for e in entries if not e["aa"] and not decided(e)]
+    aa = [e["aa_half_width"] for e in entries if e["aa"] and e.get("aa_half_width") is not None]
+    band = f" this run's A/A band, +-{100 * max(aa):.0f} %, is the smallest difference it can show" if aa else ""
+    if rest:
+        names = ", ".join(dict.fromkeys(f"{' / '.join(e['series'])} {LABELS[e['metric']]} at {_where(e)} "
+                                        f"({e['ratio']:.2f}x)" for e in rest[:4]))
+        names += f" and {len(rest) - 4} more" if len(rest) > 4 else ""
+        out.append(f"Not decided ({len(rest)}): {names};{band or ' more blocks or pooled runs narrow them'}.")
+    elif band:
+        out.append(f"Everything compared was decided;{band}.")
+    return out

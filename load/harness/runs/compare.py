@@ -11,7 +11,7 @@ from harness.drivers.hyperfoil import benchmark
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.tools import LOAD_DIR
-from harness.runs import interleave, plan, scale
+from harness.runs import interleave, plan, quick, scale
 from harness.runs.sequential import Sequential, report_cli, step_name, write_meta
 from harness.runs.system import System
 
@@ -59,6 +59,12 @@ def cmdline(argv):
     return "load/compare.sh" + "".join(" " + a for a in argv)
 
 
+def first_look(s, args):
+    """A plain --quick (no design, experiment, scenario, workload, remote app or --runs): runs/quick.py, what three
+    minutes can decide; with any of those, --quick shortens that design's run."""
+    return s.quick and not (args.design or s.experiment or s.scenarios_given or s.app_url or s.runs > 1 or s.agents)
+
+
 def run(args):
     """`compare`: one run, N runs and their medians (--runs), or the plan (--dry-run)."""
     s = plan.settings(args)
@@ -67,6 +73,12 @@ def run(args):
         raise Fatal("--agents: the benchmarks of a sequential plan (add --design sequential)")
     if s.experiment == "scale":
         return scale.run(s, out, cmdline(args.argv))
+    if first_look(s, args):
+        if s.dry_run:
+            print("\n".join(f"{i}. {name}: about {sec:.0f} s" for i, (name, sec) in enumerate(quick.STAGES, 1)))
+            print(f"about {sum(sec for _, sec in quick.STAGES) / 60:.1f} minutes")
+            return 0
+        return quick.run(s, out, cmdline(args.argv))
     if s.design != "sequential":
         return interleave.run(s, out, cmdline(args.argv))
     steps = plan.build_plan(s)

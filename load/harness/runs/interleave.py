@@ -349,7 +349,7 @@ class Interleaved:
                                           result["design_broken"] or result["cannot_decide"])
         with open(os.path.join(self.out, "warm-trials.jsonl"), "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in self.warm_records)
-        verdict_report.write(self.out, self.records, result, {
+        design = {
             "design": s.design, "series": list(tp.series), "steps": [[*st, self.tools[st]] for st in tp.steps],
             "pairs": [list(p) for p in tp.pairs], "seed": self.seed, "restart_every": tp.restart_every,
             "warm_blocks": tp.warm_blocks, "warmups": self.warmups, "warmup_jit_pct": s.warmup_jit_pct,
@@ -357,12 +357,13 @@ class Interleaved:
             "blocks": blocks, "looks": plan_looks, "level": level, "budget_s": s.budget_s,
             "trial": s.duration, "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
             "settling": self.settling, "allocation": self.allocation,
-            "seconds": round(time.monotonic() - t_run)})
+            "seconds": round(time.monotonic() - t_run)}
+        verdict_report.write(self.out, self.records, result, design)
         if self.profiler:
             profile_report.write(self.out, self.records, self.measured_dirs)
         rc = verdict_report.publish(self.out, WORKER_POOL)
         log(f"done in {time.monotonic() - t_run:.0f} s: {self.out}/report.html")
-        for line in verdict_report.headline(result):
+        for line in verdict_report.headline(result, design):
             log(line)
         return rc
 

@@ -1,0 +1,96 @@
+"""The quick run's rules (analysis/quick.py) on readings made up to sit on either side of each threshold, and its
+pages (report/quick_report.py): the opening's eight lines, no CANNOT DECIDE, the charts."""
+import json
+
+from harness.analysis import quick
+from harness.analysis.quick import WAIT_LEVELS, Held, QuickRun, Reading
+from harness.report import quick_report
+
+
+def reading(series, rate, rep, ok=1.0, p99=510.0, cpu=0.4):
+    return Reading(series, float(rate), rep, ok, 505.0, p99, cpu, 40, 300.0, 2.0)
+
+
+def run_of(worker_ok=0.66, worker_p99=1500.0, virtual_ok=1.0, cpu=(0.44, 0.46)):
+    run = QuickRun({"cores": 2, "quarkus": "3.33.2", "app_java": "25.0.3"}, 200, warm={"seconds": 30, "jit_pct": 4})
+    low, high = run.rates
+    for rep in (1, 2):
+        run.readings += [reading("virtual", low, rep, cpu=cpu[rep - 1]), reading("worker", low, rep),
+                         reading("reactive", low, rep, cpu=0.40),
+                         reading("virtual", high, rep, ok=virtual_ok), reading("reactive", high, rep),
+                         reading("worker", high, rep, ok=worker_ok, p99=worker_p99)]
+    lo, hi = WAIT_LEVELS
+    run.held = [Held("virtual", lo, lo, 1.0, 40.0, 300.0, 45, 1.0),
+                Held("virtual", hi, hi, 1.0, 48.0, 320.0, 46, 1.0),
+                Held("reactive", lo, lo, 1.0, 38.0, 290.0, 30, 1.0),
+                Held("reactive", hi, hi, 1.0, 44.0, 300.0, 30, 1.0),
+                Held("worker", lo, lo, 1.0, 40.0, 300.0, 140, 1.0), Held("worker", hi, 600, 0.6, 41.0, 330.0, 240, 1.0)]
+    return run
+
+
+def test_the_bound_is_littles_law_and_the_rates_sit_either_side():
+    run = run_of()
+    assert run.bound == 400 and run.rates == (200, 800)
+
+
+def test_the_ceiling_is_decided_only_when_every_repetition_splits_the_same_way():
+    assert quick.ceiling(run_of()).decided
+    assert quick.kept(run_of(), "worker") == "behind" and quick.kept(run_of(), "virtual") == "kept"
+    assert not quick.ceiling(run_of(worker_ok=1.0, worker_p99=520.0)).decided   # worker kept up: nothing to decide
+    assert not quick.ceiling(run_of(virtual_ok=0.97)).decided                   # virtual neither kept up nor fell
+    assert quick.kept(run_of(virtual_ok=0.97), "virtual") == "unclear"
+
+
+def test_threads_decided_when_the_worker_pool_takes_one_per_request_and_the_others_none():
+    threads, memory = quick.waiting(run_of())
+    assert threads.decided and "140 -> 240" in threads.text
+    assert not memory.decided and "virtual 9.1 KiB" in memory.text      # (48 - 40) MiB over 900 more held
+    run = run_of()
+    run.held = [h if h.series != "virtual" else Held(h.series, h.level, h.in_flight, 1.0, 40.0, 300.0,
+                                                     45 if h.level == WAIT_LEVELS[0] else 145, 1.0) for h in run.held]
+    assert not quick.waiting(run)[0].decided                               # virtual grew threads too
+
+
+def test_cpu_with_two_repetitions_gets_its_t_interval_and_is_decided_only_outside_one():
+    r, lo, hi = quick.ratio_interval([1.1, 1.3], [1.0, 1.0])
+    assert lo < r < hi and abs(r - (1.1 * 1.3) ** 0.5) < 1e-9
+    assert quick.ratio_interval([1.2], [1.0])[1:] == (None, None)
+    close = [f for f in quick.cpu(run_of(cpu=(0.40, 0.48))) if "virtual /" in f.text]
+    assert not close[0].decided and "1.10x [" in close[0].text             # 1.0 and 1.2: t(1 df) spans 1
+    decided = [f for f in quick.cpu(run_of(cpu=(0.60, 0.601))) if "virtual" in f.text]
+    assert decided[0].decided and "1.50x" in decided[0].text
+
+
+def test_the_opening_is_at_most_eight_lines_with_a_decided_finding_and_never_cannot_decide(tmp_path):
+    run = run_of()
+    run.thread_facts = [{"name": "start", "unit": "us", "platform": 60.0, "platform_low": 55.0, "platform_high": 65.0,
+                         "virtual": 1.0, "virtual_low": 0.9, "virtual_high": 1.1, "ratio": 60.0, "ratio_low": 50.0,
+                         "ratio_high": 72.0, "stated": "about 1 ms vs 1 us", "decided": True,
+                         "sentence": "Starting a thread: platform 60 us, virtual 1.0 us, 60x [50, 72]"}]
+    run.facts.update(command="load/compare.sh --quick", took_s=170)
+    head = quick_report.opening(run)
+    assert len(head) <= quick_report.OPENING_MAX and sum(line.startswith("Decided:") for line in head) >= 2
+    assert head[-1].startswith("Not decided in three minutes: memory per waiting request")
+    assert "--design duet" in head[-1]
+    assert quick_report.publish(run, str(tmp_path)) == 0
+    md = (tmp_path / "summary.md").read_text()
+    assert md.splitlines()[:len(head)] == head and "CANNOT DECIDE" not in md
+    assert md.index("## How this was measured") > md.index("## What a thread costs (JMH)")
+    html = (tmp_path / "report.html").read_text()
+    assert html.count("<svg") == 4 and "Quick run" in html
+    data = json.loads((tmp_path / "summary.json").read_text())
+    assert data["design"] == "quick" and {f["topic"] for f in data["findings"]} >= {"ceiling", "threads", "start"}
+
+
+def test_nothing_decided_is_said_in_words():
+    run = run_of(worker_ok=1.0, worker_p99=520.0)
+    run.held = []
+    head = quick_report.opening(run)
+    assert "Nothing was decided" in head[2] and all("CANNOT" not in line for line in head)
+
+
+def test_the_jit_note_names_every_step_over_the_limit():
+    run = run_of()
+    run.readings.append(Reading("worker", 800.0, 3, 0.6, 900.0, 1500.0, 0.5, 200, 320.0, 14.0))
+    top, over = quick.jit_note(run)
+    assert top == 14.0 and over == ["worker 800 req/s 14 %"]
