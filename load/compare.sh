@@ -7,5 +7,6 @@
 # installs it into load/.venv.
 set -euo pipefail
 . "$(dirname "$0")/tools.sh"
+start_vegeta_build
 ensure_python
 exec "$PYTHON" -m harness compare "$@"

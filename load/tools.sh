@@ -30,13 +30,32 @@ go_ok() {
   v="${v#1.}"; [ "${v%%.*}" -ge 22 ] 2>/dev/null
 }
 
-# go_build MODULE@VERSION PACKAGE NAME: builds PACKAGE from a throwaway module into $VTVR_CACHE/bin/NAME
+# go_build MODULE@VERSION PACKAGE NAME: builds PACKAGE from a throwaway module into $VTVR_CACHE/bin/NAME; one build
+# of NAME at a time (a first run's background build, start_vegeta_build, and the run's own ensure_vegeta wait for
+# each other), and none when the binary is there by the time the lock is ours
 go_build() {
-  local mod="$1" pkg="$2" name="$3" src="$VTVR_CACHE/go-src/$3"
-  mkdir -p "$VTVR_CACHE/bin" && rm -rf "$src" && mkdir -p "$src"
-  log "building $name $mod with $(go env GOVERSION) (once, cached in $VTVR_CACHE/bin)"
-  ( cd "$src" && go mod init "vtvr-tools/$name" >/dev/null 2>&1 && go get "$mod" >&2 \
-      && GOFLAGS=-buildvcs=false go build -o "$VTVR_CACHE/bin/$name" "$pkg" >&2 )
+  local mod="$1" pkg="$2" name="$3" src="$VTVR_CACHE/go-src/$3" lock rc=0
+  mkdir -p "$VTVR_CACHE/bin" "$VTVR_CACHE/go-src"
+  exec {lock}>"$VTVR_CACHE/go-src/$name.lock"
+  flock "$lock"
+  if [ ! -x "$VTVR_CACHE/bin/$name" ]; then
+    rm -rf "$src" && mkdir -p "$src"
+    log "building $name $mod with $(go env GOVERSION) (once, cached in $VTVR_CACHE/bin)"
+    ( cd "$src" && go mod init "vtvr-tools/$name" >/dev/null 2>&1 && go get "$mod" >&2 \
+        && GOFLAGS=-buildvcs=false go build -o "$VTVR_CACHE/bin/$name" "$pkg" >&2 ) || rc=$?
+  fi
+  exec {lock}>&-
+  return "$rc"
+}
+
+# start_vegeta_build: on a first run (no Vegeta anywhere, Go at hand) builds it in the background, while the harness
+# installs; the run's ensure_vegeta then waits for it (go_build's lock)
+start_vegeta_build() {
+  if [ -n "${VEGETA:-}" ] || command -v vegeta >/dev/null 2>&1 || [ -x "$VTVR_CACHE/bin/vegeta" ] || ! go_ok; then
+    return 0
+  fi
+  log "first run: building Vegeta (Go, once) in the background while the harness installs"
+  ( ensure_vegeta ) &
 }
 
 ensure_vegeta() {

@@ -12,7 +12,8 @@ def reading(series, rate, rep, ok=1.0, p99=510.0, cpu=0.4):
 
 
 def run_of(worker_ok=0.66, worker_p99=1500.0, virtual_ok=1.0, cpu=(0.44, 0.46)):
-    run = QuickRun({"cores": 2, "quarkus": "3.33.2", "app_java": "25.0.3"}, 200, warm={"seconds": 30, "jit_pct": 4})
+    run = QuickRun({"cores": 2, "quarkus": "3.33.2", "app_java": "25.0.3"}, 200, warm={"seconds": 30, "jit_pct": 4},
+                   order=["virtual", "worker", "reactive"])
     low, high = run.rates
     for rep in (1, 2):
         run.readings += [reading("virtual", low, rep, cpu=cpu[rep - 1]), reading("worker", low, rep),
@@ -41,24 +42,19 @@ def test_the_ceiling_is_decided_only_when_every_repetition_splits_the_same_way()
     assert quick.kept(run_of(virtual_ok=0.97), "virtual") == "unclear"
 
 
-def test_threads_decided_when_the_worker_pool_takes_one_per_request_and_the_others_none():
+def test_threads_decided_when_the_others_hold_every_request_on_few_threads_and_the_worker_pool_cannot():
     threads, memory = quick.waiting(run_of())
-    assert threads.decided and "140 -> 240" in threads.text
+    assert threads.decided and "virtual held 1,000 on 46 OS threads" in threads.text
+    assert "worker held 600" in threads.text
     assert not memory.decided and "virtual 9.1 KiB" in memory.text      # (48 - 40) MiB over 900 more held
     run = run_of()
-    run.held = [h if h.series != "virtual" else Held(h.series, h.level, h.in_flight, 1.0, 40.0, 300.0,
-                                                     45 if h.level == WAIT_LEVELS[0] else 145, 1.0) for h in run.held]
-    assert not quick.waiting(run)[0].decided                               # virtual grew threads too
-
-
-def test_cpu_with_two_repetitions_gets_its_t_interval_and_is_decided_only_outside_one():
-    r, lo, hi = quick.ratio_interval([1.1, 1.3], [1.0, 1.0])
-    assert lo < r < hi and abs(r - (1.1 * 1.3) ** 0.5) < 1e-9
-    assert quick.ratio_interval([1.2], [1.0])[1:] == (None, None)
-    close = [f for f in quick.cpu(run_of(cpu=(0.40, 0.48))) if "virtual /" in f.text]
-    assert not close[0].decided and "1.10x [" in close[0].text             # 1.0 and 1.2: t(1 df) spans 1
-    decided = [f for f in quick.cpu(run_of(cpu=(0.60, 0.601))) if "virtual" in f.text]
-    assert decided[0].decided and "1.50x" in decided[0].text
+    run.held = [h if h.series != "virtual" or h.level == WAIT_LEVELS[0] else
+                Held(h.series, h.level, h.in_flight, 1.0, 40.0, 300.0, 1045, 1.0) for h in run.held]
+    assert not quick.waiting(run)[0].decided                               # virtual took a thread each too
+    run = run_of()
+    run.held = [h if h.series != "worker" or h.level == WAIT_LEVELS[0] else
+                Held(h.series, h.level, 1000, 1.0, 40.0, 300.0, 240, 1.0) for h in run.held]
+    assert not quick.waiting(run)[0].decided                               # the worker pool held them all
 
 
 def test_the_opening_is_at_most_eight_lines_with_a_decided_finding_and_never_cannot_decide(tmp_path):
@@ -70,7 +66,7 @@ def test_the_opening_is_at_most_eight_lines_with_a_decided_finding_and_never_can
     run.facts.update(command="load/compare.sh --quick", took_s=170)
     head = quick_report.opening(run)
     assert len(head) <= quick_report.OPENING_MAX and sum(line.startswith("Decided:") for line in head) >= 2
-    assert head[-1].startswith("Not decided in three minutes: memory per waiting request")
+    assert head[-1].startswith("Not decided in three minutes: memory per waiting request between the modes, CPU")
     assert "--design duet" in head[-1]
     assert quick_report.publish(run, str(tmp_path)) == 0
     md = (tmp_path / "summary.md").read_text()

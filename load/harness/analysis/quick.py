@@ -7,8 +7,6 @@ import math
 import statistics
 from dataclasses import asdict, dataclass, field
 
-from scipy.stats import t as student_t
-
 # (a) the ceiling: io with one call of CEIL_DELAY_MS at half and twice the worker pool's bound (Little's law:
 # threads / delay); (b) the cost of waiting: io with one call of WAIT_DELAY_MS held at WAIT_LEVELS in flight (under
 # the REST client's 1,024 delay connections, so the waits are the app's own)
@@ -71,6 +69,7 @@ class QuickRun:
     held: list = field(default_factory=list)         # [Held]
     thread_facts: list = field(default_factory=list)  # [runs.threadfacts.ThreadFact] as dicts
     warm: dict = field(default_factory=dict)         # {"seconds", "jit_pct"}
+    order: list = field(default_factory=list)        # the series as the run names them
 
     @property
     def bound(self):
@@ -82,10 +81,12 @@ class QuickRun:
         return round(self.bound * BELOW), round(self.bound * ABOVE)
 
     def series(self):
-        return list(dict.fromkeys(r.series for r in self.readings))
+        seen = dict.fromkeys(r.series for r in self.readings)
+        return sorted(seen, key=lambda x: self.order.index(x) if x in self.order else len(self.order))
 
     def as_dict(self):
         return {"facts": self.facts, "worker_threads": self.worker_threads, "bound": self.bound, "warm": self.warm,
+                "order": self.order,
                 "readings": [asdict(r) for r in self.readings], "held": [asdict(h) for h in self.held],
                 "thread_facts": self.thread_facts, "findings": [asdict(f) for f in findings(self)]}
 
@@ -107,32 +108,34 @@ def kept(run, series):
     return "unclear"
 
 
-def _span(xs, fmt):
+def _span(xs, fmt, unit):
+    """'1,507-1,508 ms' over the repetitions (one figure when they agree)."""
     xs = sorted(x for x in xs if x is not None)
     if not xs:
         return "-"
-    return fmt(xs[0]) if len(xs) == 1 or fmt(xs[0]) == fmt(xs[-1]) else f"{fmt(xs[0])}-{fmt(xs[-1])}"
+    lo, hi = fmt(xs[0]), fmt(xs[-1])
+    return f"{lo}{unit}" if lo == hi else f"{lo}-{hi}{unit}"
 
 
 def _pct(x):
-    return f"{100 * x:.0f} %"
+    return f"{100 * x:.0f}"
 
 
 def _ms(x):
-    return f"{x / 1000:.1f} s" if x >= 10000 else f"{x:,.0f} ms"
+    return f"{x:,.0f}"
 
 
 def ceiling(run):
     low, high = run.rates
     verdict = {x: kept(run, x) for x in run.series()}
-    parts = [f"{x} answered {_span([r.ok_rate for r in of(run, x, high)], _pct)} with p99 "
-             f"{_span([r.p99_ms for r in of(run, x, high)], _ms)}" for x in run.series()]
+    parts = [f"{x} answered {_span([r.ok_rate for r in of(run, x, high)], _pct, ' %')} with p99 "
+             f"{_span([r.p99_ms for r in of(run, x, high)], _ms, ' ms')}" for x in run.series()]
     worker, others = verdict.get("worker"), [v for x, v in verdict.items() if x != "worker"]
     decided = worker == "behind" and others and all(v == "kept" for v in others)
     head = (f"Above the worker pool's bound ({run.worker_threads} threads / {CEIL_DELAY_MS} ms = {run.bound:,.0f} "
             f"req/s), at {high:,} req/s of io: ")
     if decided:
-        text = head + "the worker pool fell behind and the others kept up (" + "; ".join(parts) + ")."
+        text = head + "the worker pool fell behind, the others kept up (" + "; ".join(parts) + ")."
     else:
         text = head + "no clear split in every repetition (" + "; ".join(
             f"{p}: {verdict[x]}" for x, p in zip(run.series(), parts, strict=True)) + ")."
@@ -144,78 +147,37 @@ def held_at(run, series, level):
 
 
 def waiting(run):
-    """Threads: the worker pool takes a platform thread per waiting request up to its size, the others next to none.
-    Memory per waiting request: the heap after a full GC between the two levels (one reading each: not decided)."""
+    """Threads: at the higher level virtual threads and reactive hold every request on a handful of OS threads, while
+    the worker pool holds no more than its threads and queue, on a platform thread each (decided when every series
+    shows it, an order of magnitude apart). Memory per waiting request: the heap after a full GC between the two levels
+    (one reading each: not decided)."""
     lo, hi = WAIT_LEVELS
     out, rows = [], {}
-    for x in dict.fromkeys(h.series for h in run.held):
+    for x in run.order or dict.fromkeys(h.series for h in run.held):
         a, b = held_at(run, x, lo), held_at(run, x, hi)
-        if a and b and a.threads is not None and b.threads is not None:
+        if a and b and b.threads is not None and b.in_flight is not None:
             rows[x] = (a, b)
     if not rows:
         return out
-    grew = {x: b.threads - a.threads for x, (a, b) in rows.items()}
-    held = {x: b.in_flight or 0 for x, (_, b) in rows.items()}
+    few = {x: b.in_flight >= 0.9 * hi and b.threads <= 0.1 * b.in_flight for x, (_, b) in rows.items() if x != "worker"}
     w = rows.get("worker")
-    flat = [x for x in rows if x != "worker" and grew[x] <= 0.02 * max(1, held[x] - (rows[x][0].in_flight or 0))]
-    # the worker pool grew by at least half the requests it could take on a thread; the others by <= 2 % of theirs
-    decided = bool(w) and grew["worker"] >= 0.5 * (min(run.worker_threads, hi) - lo) and len(flat) == len(rows) - 1
-    parts = [f"{x} {a.threads} -> {b.threads} threads holding {b.in_flight if b.in_flight is not None else '?':,}"
-             for x, (a, b) in rows.items()]
-    out.append(Finding("threads", decided,
-                       f"Requests waiting ({lo:,} then {hi:,} asked, {WAIT_DELAY_MS / 1000:g} s each): "
-                       + "; ".join(parts) + (": a platform thread per waiting request in the worker pool, up to its "
-                                             f"{run.worker_threads}; the others kept their threads" if decided else "")
-                       + "."))
+    bound = bool(w) and w[1].in_flight < 0.9 * hi and w[1].threads >= run.worker_threads
+    decided = bool(w) and bool(few) and bound and all(few.values())
+    parts = [f"{x} held {b.in_flight:,} on {b.threads} OS threads" for x, (_, b) in rows.items()]
+    tail = (f"; the worker pool cannot hold more than its {run.worker_threads} threads and its queue, a platform "
+            "thread per running request, and refused the rest" if decided else "")
+    out.append(Finding("threads", decided, f"Asked to hold {hi:,} requests waiting {WAIT_DELAY_MS / 1000:g} s each: "
+                       + "; ".join(parts) + tail + "."))
     kib = {}
     for x, (a, b) in rows.items():
         n = (b.in_flight or 0) - (a.in_flight or 0)
         if x != "worker" and a.heap_mib is not None and b.heap_mib is not None and n > 0:
             kib[x] = (b.heap_mib - a.heap_mib) * 1024 / n
     if kib:
-        out.append(Finding("memory", False, "Heap per waiting request (one reading per level, after a full GC): "
-                           + ", ".join(f"{x} {v:.1f} KiB" for x, v in kib.items())
-                           + " (the difference between them is not decided by one reading: docs/scale.md)."))
+        out.append(Finding("memory", False, f"Heap per waiting request, from {lo:,} to {hi:,} waiting (one reading "
+                           "per level, after a full GC): " + ", ".join(f"{x} {v:.1f} KiB" for x, v in kib.items())
+                           + "; whether they differ is not decided by one reading (docs/scale.md: about the same)."))
     return out
-
-
-def ratio_interval(xs, ys, level=0.95):
-    """The geometric mean of xs/ys pairs (repetitions) and its t interval; (ratio, None, None) with one pair."""
-    logs = [math.log(x / y) for x, y in zip(xs, ys, strict=True) if x and y]
-    if not logs:
-        return None, None, None
-    m = statistics.fmean(logs)
-    if len(logs) < 2:
-        return math.exp(m), None, None
-    h = student_t.ppf(0.5 + level / 2, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
-    return math.exp(m), math.exp(m - h), math.exp(m + h)
-
-
-def cpu(run):
-    """CPU per request below the bound, virtual and worker over reactive: stated with its interval, decided only when
-    the interval excludes 1 (two repetitions rarely do; the 10-30 % differences need the longer runs named)."""
-    low = run.rates[0]
-    if "reactive" not in run.series():
-        return []
-    base = sorted(of(run, "reactive", low), key=lambda r: r.rep)
-    out = []
-    for x in run.series():
-        if x == "reactive":
-            continue
-        mine = sorted(of(run, x, low), key=lambda r: r.rep)
-        r, lo, hi = ratio_interval([a.cpu_ms for a in mine], [b.cpu_ms for b in base[:len(mine)]])
-        if r is None:
-            continue
-        decided = lo is not None and (lo > 1 or hi < 1)
-        band = f" [{lo:.2f}, {hi:.2f}]" if lo is not None else ""
-        out.append(Finding("cpu", decided, f"CPU per request at {low:,} req/s, {x} / reactive: {r:.2f}x{band}"
-                                           f" ({_span([a.cpu_ms for a in mine], _cpu)} against "
-                                           f"{_span([b.cpu_ms for b in base], _cpu)} ms)."))
-    return out
-
-
-def _cpu(x):
-    return f"{x:.2f}"
 
 
 def jit_note(run):
@@ -229,8 +191,7 @@ def jit_note(run):
 
 def findings(run):
     out = [ceiling(run), *waiting(run)]
-    out += [Finding(f["name"], f["decided"], f["sentence"]) for f in run.thread_facts]
-    return out + cpu(run)
+    return out + [Finding(f["name"], f["decided"], f["sentence"].rstrip(".") + ".") for f in run.thread_facts]
 
 
 # a finding's topic in the words of the line that says it was not decided

@@ -31,13 +31,17 @@ def opening(run):
     undecided = [f.topic for f in findings(run) if not f.decided]
     head = ["# Quick run: what three minutes decided on this machine", compared(run)]
     room = OPENING_MAX - len(head) - 1
-    lines = [f"Decided: {f.text}" for f in done[:room - 1]]
+    lines = [decided(f.text) for f in done[:room - 1]]
     if len(done) >= room:   # the last line's room: the rest in one line
-        lines.append("Decided: " + " ".join(f.text for f in done[room - 1:]))
+        lines.append(decided(" ".join(f.text for f in done[room - 1:])))
     if not done:
         lines = ["Nothing was decided in this run: every effect stayed inside its noise (see below)."]
-    lines.append(quick.not_decided_line(undecided or ["cpu"]))
+    lines.append(quick.not_decided_line([*undecided, "cpu"]))
     return head + lines
+
+
+def decided(text):
+    return "Decided: " + text[:1].lower() + text[1:]
 
 
 def _f(x, digits=0):
@@ -58,7 +62,9 @@ def markdown(run):
     for r in sorted(run.readings, key=lambda r: (r.series, r.rate, r.rep)):
         out.append(f"| {r.series} | {r.rate:,.0f} | {r.rep} | {100 * r.ok_rate:.1f} % | {_f(r.p50_ms)} | "
                    f"{_f(r.p99_ms)} | {r.cpu_ms:.3f} | {r.threads} | {r.rss_mib:.0f} | {r.jit_pct:.0f} |")
-    out += ["", f"## Requests waiting: io with one {WAIT_DELAY_MS / 1000:g} s call, every app at once", "",
+    out += ["", "CPU per request here is that of C1-compiled code (the apps run without C2, see the end), in apps "
+            "loaded one at a time for 3 s: it does not answer which mode costs less CPU; the comparison's verdicts do.",
+            "", f"## Requests waiting: io with one {WAIT_DELAY_MS / 1000:g} s call, every app at once", "",
             "| series | asked to hold | held (the app's gauge) | answered | OS threads | heap after a full GC MiB | "
             "RSS MiB | JIT % of a core |", "|---|---|---|---|---|---|---|---|"]
     for h in sorted(run.held, key=lambda h: (h.series, h.level)):
@@ -76,7 +82,9 @@ def markdown(run):
     out += ["", "## How this was measured", "",
             f"`{f.get('command')}`, started {f.get('started')}, {f.get('took_s')} s in all, seed {f.get('seed')}. "
             f"Machine: {f.get('cpu')}, {f.get('cores')} cores, {f.get('os')}; Java "
-            f"{f.get('app_java')} ({f.get('jdk')}), Quarkus {f.get('quarkus')}. Thread costs first, with nothing "
+            f"{f.get('app_java')} ({f.get('jdk')}), Quarkus {f.get('quarkus')}; the apps' JVM options "
+            f"`{f.get('java_opts')}` (C1 only: with C2 three apps on two cores still compiled after a minute). Thread "
+            "costs first, with nothing "
             "else running (JMH: forks, warm-up, its own intervals). Then the database, the delay service and one "
             f"app per series, all at once; warmed for {run.warm.get('seconds')} s until no app's JIT used more than "
             f"{quick.JIT_MAX_PCT:g} % of a core (the last round: {run.warm.get('jit_pct')} %). The ceiling: Vegeta "

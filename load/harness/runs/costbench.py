@@ -36,9 +36,9 @@ def settings(series, java_opts="-XX:+UseParallelGC"):
 class Bench:
     """The running system: apps by series, the delay service, and trials against them."""
 
-    def __init__(self, series, out, ps, seconds=3.0):
+    def __init__(self, series, out, ps, seconds=3.0, java_opts="-XX:+UseParallelGC"):
         self.series, self.out, self.ps, self.seconds = tuple(series), out, ps, seconds
-        self.s = settings(series)
+        self.s = settings(series, java_opts)
         self.sys = System(self.s, out, ps)
         self.apps = {}
         self.n = 0
