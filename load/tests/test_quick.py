@@ -1,10 +1,17 @@
 """The quick run's rules (analysis/quick.py) on readings made up to sit on either side of each threshold, and its
 pages (report/quick_report.py): the opening's eight lines, no CANNOT DECIDE, the charts."""
 import json
+import os
+import shutil
+import subprocess
+from collections import Counter
+
+import pytest
 
 from harness.analysis import quick
 from harness.analysis.quick import WAIT_LEVELS, Held, QuickRun, Reading
 from harness.report import quick_report
+from harness.report.charts import mode_color
 
 
 def reading(series, rate, rep, ok=1.0, p99=510.0, cpu=0.4):
@@ -90,3 +97,24 @@ def test_the_jit_note_names_every_step_over_the_limit():
     run.readings.append(Reading("worker", 800.0, 3, 0.6, 900.0, 1500.0, 0.5, 200, 320.0, 14.0))
     top, over = quick.jit_note(run)
     assert top == 14.0 and over == ["worker 800 req/s 14 %"]
+
+
+def test_report_html_draws_its_charts_in_a_real_browser(tmp_path):
+    """report.html as a person sees it: a headless Chromium's screenshot holds every mode's colour in the pixels of its
+    charts' lines and points, far more than the legends alone would give."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if not browser:
+        if os.environ.get("CI"):
+            pytest.fail("CI needs chromium (apt-get install chromium): .ci/run installs it")
+        pytest.skip("no chromium here (apt-get install chromium)")
+    from PIL import Image
+
+    assert quick_report.publish(run_of(), str(tmp_path)) == 0
+    shot = tmp_path / "shot.png"
+    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    "--window-size=1400,1000", f"--screenshot={shot}", (tmp_path / "report.html").as_uri()],
+                   capture_output=True, timeout=120, check=True)
+    colours = Counter(Image.open(shot).convert("RGB").get_flattened_data())
+    for mode in ("virtual", "worker", "reactive"):
+        rgb = tuple(int(mode_color(mode, [mode])[i:i + 2], 16) for i in (1, 3, 5))
+        assert colours[rgb] > 400, (mode, rgb)   # the legends' lines alone: about 130 pixels; drawn here 700-1,200

@@ -102,12 +102,12 @@ def markdown(run):
 def charts(run):
     names = run.series()
     out = []
-    for key, title, unit in (("p99_ms", "p99 of successes", "ms"), ("ok_rate", "answered", "share")):
+    for key, title, unit, scale in (("p99_ms", "p99 of successes", "ms", 1), ("ok_rate", "answered", "%", 100)):
         series = []
         for x in names:
             pts = []
             for rate in run.rates:
-                vals = [getattr(r, key) for r in quick.of(run, x, rate) if getattr(r, key) is not None]
+                vals = [scale * getattr(r, key) for r in quick.of(run, x, rate) if getattr(r, key) is not None]
                 if vals:
                     v = statistics.median(vals)
                     pts.append((rate, v, False, f"{x} at {rate:,} req/s: {title} {v:,.3g} (median of {len(vals)})"))

@@ -286,8 +286,11 @@ class Interleaved:
         units = len(tp.pairs or tp.series)
         log(f"design {s.design}: series [{' '.join(tp.series)}], steps "
             f"[{', '.join(f'{sc} {lv:g}{unit(self.tools[(sc, lv)])}' for sc, lv in tp.steps)}], "
-            f"{units * len(tp.steps)} trials of {s.duration} a block, apps restarted every {tp.restart_every} "
-            f"blocks; budget {s.budget_s / 60:.0f} min: about {n_max} blocks, looks at {plan_looks or 'none'}")
+            f"{units * len(tp.steps)} trials of {s.duration} a block, "
+            + (f"apps restarted every {tp.restart_every} blocks" if tp.restart_every < 1000 else "one app start each")
+            + f"; budget {s.budget_s / 60:.1f} min: "
+            + (f"about {n_max} blocks" if n_max >= QUICK_BLOCKS or not s.quick else f"{QUICK_BLOCKS} blocks, past it")
+            + f", looks at {plan_looks or 'none'}")
         blocks, result, level, warming = 0, None, None, False
         while True:
             names = [] if warming else trials.restarts(tp, blocks)
@@ -325,7 +328,8 @@ class Interleaved:
             if not s.quick:
                 plan_looks = trials.moved_look(plan_looks, blocks, budget_left)
             level = trials.look_at(plan_looks, blocks, budget_left)
-            status = f"block {blocks} done in {self.block_s[-1]:.0f} s, {left / 60:.1f} min of the budget left"
+            status = f"block {blocks} done in {self.block_s[-1]:.0f} s, " + (
+                f"{left / 60:.1f} min of the budget left" if left > 0 else f"{-left / 60:.1f} min past the budget")
             if level is not None:
                 result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
                 und = len(stats.undecided(result))
