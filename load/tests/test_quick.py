@@ -118,3 +118,12 @@ def test_report_html_draws_its_charts_in_a_real_browser(tmp_path):
     for mode in ("virtual", "worker", "reactive"):
         rgb = tuple(int(mode_color(mode, [mode])[i:i + 2], 16) for i in (1, 3, 5))
         assert colours[rgb] > 400, (mode, rgb)   # the legends' lines alone: about 130 pixels; drawn here 700-1,200
+
+
+def test_a_dry_run_prints_the_stages_and_their_time(capsys):
+    from harness import cli
+    assert cli.main(["compare", "--quick", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "1. thread costs (JMH)" in out and "6. the report" in out and "minutes" in out
+    assert cli.main(["compare", "--quick", "--design", "interleaved", "--dry-run"]) == 0   # that design, shortened
+    assert "thread costs" not in capsys.readouterr().out
