@@ -13,7 +13,7 @@ from harness.analysis.costmodel import SHAPE_KEYS, Calibration, Trial
 from harness.infra.errors import Fatal
 from harness.runs import advise, calibrate
 
-TRUE = dict(zip(costmodel.CPU_TERMS, (0.20, 0.05, 0.04, 0.08, 0.3, -0.05, 1.5, 0.01)))
+TRUE = dict(zip(costmodel.CPU_TERMS, (0.20, 0.05, 0.10, 0.04, 0.08, 0.3, -0.05, 1.5, 0.01), strict=True))
 MACHINE = {k: 2.5 * v for k, v in TRUE.items()}
 
 
@@ -86,13 +86,27 @@ def test_the_ceilings_are_littles_law_and_the_cores():
     # the worker pool: 200 threads held for the whole request (2 ms + 200 ms of waiting)
     assert p.limits["worker threads"] == pytest.approx(200 * 1000 / 202, rel=0.02)
     assert p.bound == "worker threads"
-    # the cores: as busy as the machine was where the sweep's p99 doubled (between 1,500 and 2,000), so the sweep's
-    # own shape's ceiling lies between those rates
+    # the cores: as busy as the machine was where the sweep's p99 had grown by the shape's unloaded p99 (between
+    # 1,500 and 2,000 for the sweep's own shape), so that shape's ceiling lies between those rates
     sweep = costmodel.predict(m, calibrate.SWEEP_SHAPE, 100, 2)
     assert m.sweep_ceiling == 2000 and 1500 <= sweep.limits["cores"] <= 2000
     # a request needing more CPU for the same wait has a lower ceiling
     heavier = costmodel.predict(m, {**calibrate.SWEEP_SHAPE, "cpu": 50000}, 100, 2)
     assert heavier.limits["cores"] < sweep.limits["cores"]
+
+
+def test_a_request_that_waits_longer_may_keep_the_machine_busier_before_its_p99_doubles():
+    m = model(noise=0.0)
+    m.queue_curve = ((0.5, 0.0), (0.6, 3.0), (0.7, 2.0), (0.8, 20.0), (0.9, 200.0), (0.95, 600.0))
+    assert costmodel.util_for(m, 20.0) == pytest.approx(0.8)
+    assert costmodel.util_for(m, 1.0) == 0.5                        # the first step's growth: at least 1 ms
+    assert costmodel.util_for(m, 2.5) == pytest.approx(0.5 + 0.1 * math.log(2.5) / math.log(3.0))
+    assert costmodel.util_for(m, 10.0) == pytest.approx(0.7 + 0.1 * math.log(10 / 3) / math.log(20 / 3))  # 0.7: 3 ms
+    assert 0.8 < costmodel.util_for(m, 63.0) < 0.9 and costmodel.util_for(m, 5000) == 0.95
+    short, long = (costmodel.predict(m, advice.parse_shape(f"calls=1,delay={d}"), 100, 2) for d in (20, 400))
+    assert long.limits["cores"] > short.limits["cores"]
+    m.queue_curve = ()
+    assert costmodel.util_for(m, 20.0) == m.util_max                 # an older calibration: one share for all
 
 
 def test_the_cores_ceiling_keeps_the_machine_as_busy_as_the_budget():

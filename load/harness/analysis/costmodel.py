@@ -1,13 +1,15 @@
 """The cost model of `calibrate` and `advise` (docs/advise.md): a request's CPU, latency, memory and threads as
 linear sums of what it does, fitted per series from measured trials, and the highest rate each bound allows.
 
-CPU per request (ms) = the request's own cost + per call x calls + per concurrent call x fanout + per query x queries
+CPU per request (ms) = the request's own cost + per call x calls + per fan-out x (fanout > 0)
+                       + per concurrent call x fanout + per query x queries
                        + per insert x insert + per million divisions x the CPU kernel's divisions
                        + lnr x operations x ln(rate / 1,000) + per_second (cores) x 1,000 / rate
 The rate terms are measured: a request's CPU falls as the rate rises (more events per wake-up of a thread, and a
 wake-up is expensive on this machine), and some CPU is busy every second whatever the rate. The same form, fitted on
 the whole machine's CPU (app, delay service, database, load generator, kernel), gives the cores a rate needs; the
-machine's ceiling is the rate that keeps it as busy as the calibration's own sweep was where its p99 doubled."""
+machine's ceiling is the rate that keeps it as busy as the calibration's own sweep was where its p99 had grown by
+as much as the shape's own unloaded p99 (latency-aware: a request that waits long tolerates more queueing)."""
 from __future__ import annotations
 
 import functools
@@ -24,7 +26,7 @@ SHAPE_KEYS = ("delay", "calls", "fanout", "queries", "cpu", "insert")
 # and each call, query, insert) per e-fold of the rate (lnr), the kernel's million divisions (mdiv) and the cores busy
 # whatever the rate (per_second). The calibration's own trials set the form: a shape's CPU fell with the rate in
 # proportion to its operations (docs/advise.md)
-PARTS = ("fixed", "call", "concurrent_call", "query", "insert")
+PARTS = ("fixed", "call", "fanout_step", "concurrent_call", "query", "insert")
 CPU_TERMS = PARTS + ("lnr", "mdiv", "per_second")
 LAT_TERMS = PARTS + ("mdiv",)
 
@@ -50,8 +52,8 @@ def divisions(n):
 
 def work(shape):
     """How many of each part SHAPE (a dict of SHAPE_KEYS) has, in PARTS' order, then its million divisions."""
-    return [1.0, shape["calls"], shape["fanout"], shape["queries"], shape["insert"],
-            divisions(shape["cpu"]) / 1e6]
+    return [1.0, shape["calls"], 1.0 if shape["fanout"] else 0.0, shape["fanout"], shape["queries"],
+            shape["insert"], divisions(shape["cpu"]) / 1e6]
 
 
 def features(shape, rate, rates=None):
@@ -137,6 +139,7 @@ class SeriesModel:
     bounds: dict                # name -> size (worker threads, DB pool, delay connections, admission)
     rates: tuple                # the calibrated rates (lowest, highest)
     shape_max: dict             # the largest value of each item the calibration measured
+    queue_curve: tuple = ()     # the sweep's (machine busy share, p99 over the unloaded p99 in ms), ascending
 
     def to_json(self):
         d = asdict(self)
@@ -149,7 +152,8 @@ class SeriesModel:
         fits = {k: Fit(**{**d[k], "names": tuple(d[k]["names"]), "coef": tuple(d[k]["coef"]),
                           "cov": tuple(map(tuple, d[k]["cov"]))})
                 for k in ("cpu", "machine", "latency", "memory", "threads")}
-        return cls(**{**d, **fits, "rates": tuple(d["rates"])})
+        return cls(**{**d, **fits, "rates": tuple(d["rates"]),
+                      "queue_curve": tuple(tuple(p) for p in d.get("queue_curve", ()))})
 
 
 @dataclass
@@ -210,7 +214,29 @@ def fit_series(series, trials, bounds, ncores):
         top = next(t for t in sweep if t.rate == crossed)
         m.sweep_ceiling = crossed
         m.util_max = round(math.sqrt(busy(below) * busy(top)) / ncores, 4)
+    if sweep and sweep[0].p99_ms is not None:   # every step of the sweep: how much p99 grew at how busy a machine
+        m.queue_curve = tuple((round(busy(t) / ncores, 4), round(max(0.0, t.p99_ms - sweep[0].p99_ms), 2))
+                              for t in sweep[1:] if t.p99_ms is not None and t.ok_rate >= 0.99)
     return m
+
+
+def util_for(m, allowed_ms):
+    """The machine's busy share at which the sweep's p99 had grown by ALLOWED_MS (a shape's unloaded p99: the growth
+    that doubles it), interpolated on the log of the growth between the two sweep steps around it; the growth taken
+    as at least 1 ms and never falling as the machine gets busier (a step's p99 jitters by a few ms). The first or
+    last step's share beyond the sweep's ends; util_max without a curve (an older calibration)."""
+    if len(m.queue_curve) < 2:
+        return m.util_max
+    pts, top = [], 1.0
+    for u, d in sorted(m.queue_curve):
+        top = max(top, d)
+        pts.append((u, top))
+    if allowed_ms <= pts[0][1]:
+        return pts[0][0]
+    for (u0, d0), (u1, d1) in zip(pts, pts[1:]):
+        if d0 < allowed_ms <= d1:
+            return u0 + (u1 - u0) * math.log(allowed_ms / d0) / math.log(d1 / d0)
+    return pts[-1][0]
 
 
 def settled(trials, margin_pct=10.0):
@@ -228,6 +254,15 @@ def settled(trials, margin_pct=10.0):
 def busy(t):
     """The machine's busy cores in trial T."""
     return t.machine_ms * t.sent_rps / 1000
+
+
+def sweep_far(sweep, extra_ms=500.0):
+    """True once an ascending SWEEP has gone past what any shape's ceiling needs: the last step's p99 EXTRA_MS over
+    the unloaded one, or under 99 % served (calibrate's sweep, whose curve sets every shape's ceiling)."""
+    if len(sweep) < 2 or sweep[0].p99_ms is None:
+        return False
+    t = sweep[-1]
+    return t.p99_ms is None or t.p99_ms > sweep[0].p99_ms + extra_ms or t.ok_rate < 0.99
 
 
 def sweep_ceiling(sweep):
@@ -334,9 +369,10 @@ def ceilings(m, shape, lat, ncores):
     def demand(r, k):
         v = m.machine.at(features(shape, r, m.rates))
         return max(v[k], 0.1 * v[0])   # an interval's low end below a tenth of the estimate is no figure
-    out["cores"] = Figure(*(cores_ceiling(lambda r, k=k: demand(r, k), m.util_max * ncores) for k in (0, 2, 1)))
+    budget = util_for(m, lat.value + m.tail_ms) * ncores   # the growth that doubles the shape's unloaded p99
+    out["cores"] = Figure(*(cores_ceiling(lambda r, k=k: demand(r, k), budget) for k in (0, 2, 1)))
     for name, size in m.bounds.items():
-        held = held_ms(name, shape, lat.value, m.latency.coef[3])
+        held = held_ms(name, shape, lat.value, m.latency.coef[LAT_TERMS.index("query")])
         if held:   # Little's law: SIZE held for HELD ms each
             out[name] = Figure(*(size * 1000 / h for h in (held, held * lat.high / lat.value,
                                                            held * lat.low / lat.value)))
