@@ -95,13 +95,20 @@ def test_the_ceilings_are_littles_law_and_the_cores():
     assert heavier.limits["cores"] < sweep.limits["cores"]
 
 
+def test_the_sweeps_curve_never_falls_and_pools_a_spike_with_its_neighbours():
+    pts = costmodel.monotone(((0.5, 0.0), (0.6, 3.0), (0.7, 2.0), (0.8, 20.0), (0.9, 200.0)))
+    assert pts[0] == (0.5, 1.0) and pts[1] == pytest.approx((0.65, math.sqrt(6.0)))   # 3 then 2 ms: pooled
+    assert [d for _, d in pts] == sorted(d for _, d in pts)
+    spike = costmodel.monotone(((0.6, 130.0), (0.67, 20.0), (0.75, 8.8), (0.77, 16.0), (0.9, 61.0)))
+    assert len(spike) == 2 and spike[0][1] == pytest.approx((130 * 20 * 8.8 * 16) ** 0.25)
+
+
 def test_a_request_that_waits_longer_may_keep_the_machine_busier_before_its_p99_doubles():
     m = model(noise=0.0)
-    m.queue_curve = ((0.5, 0.0), (0.6, 3.0), (0.7, 2.0), (0.8, 20.0), (0.9, 200.0), (0.95, 600.0))
+    m.queue_curve = ((0.5, 0.0), (0.6, 3.0), (0.7, 3.0), (0.8, 20.0), (0.9, 200.0), (0.95, 600.0))
     assert costmodel.util_for(m, 20.0) == pytest.approx(0.8)
     assert costmodel.util_for(m, 1.0) == 0.5                        # the first step's growth: at least 1 ms
-    assert costmodel.util_for(m, 2.5) == pytest.approx(0.5 + 0.1 * math.log(2.5) / math.log(3.0))
-    assert costmodel.util_for(m, 10.0) == pytest.approx(0.7 + 0.1 * math.log(10 / 3) / math.log(20 / 3))  # 0.7: 3 ms
+    assert costmodel.util_for(m, 2.0) == pytest.approx(0.5 + 0.1 * math.log(2) / math.log(3))
     assert 0.8 < costmodel.util_for(m, 63.0) < 0.9 and costmodel.util_for(m, 5000) == 0.95
     short, long = (costmodel.predict(m, advice.parse_shape(f"calls=1,delay={d}"), 100, 2) for d in (20, 400))
     assert long.limits["cores"] > short.limits["cores"]

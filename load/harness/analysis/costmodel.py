@@ -20,6 +20,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.special import stdtrit  # t quantiles; scipy.stats takes 0.7 s to import
 
+from harness.infra.errors import Fatal
+
 # the shape's items, in the catalogue's order (GET /scenarios, workload)
 SHAPE_KEYS = ("delay", "calls", "fanout", "queries", "cpu", "insert")
 # the parts of a request, each with its cost at 1,000 req/s; then the change of each operation's cost (the request
@@ -177,6 +179,11 @@ class Calibration:
     def read(cls, path, models=True):
         """The calibration at PATH; MODELS=False: its facts and trials only (to fit again)."""
         d = cls.raw(path)
+        old = [k for k, v in d["series"].items() if tuple(v["cpu"]["names"]) != CPU_TERMS]
+        if models and old:
+            raise Fatal(f"{path}: fitted with an older model ({', '.join(old)}: terms "
+                        f"{', '.join(d['series'][old[0]]['cpu']['names'])}); run load/calibrate.sh again (its trials "
+                        "may lack what the new terms need, so `vtvr-harness calibrate --refit` is no substitute)")
         series = {k: SeriesModel.from_json(v) for k, v in d["series"].items()} if models else {}
         return cls(d["facts"], series, [Trial(**t) for t in d.get("trials", ())])
 
@@ -220,17 +227,28 @@ def fit_series(series, trials, bounds, ncores):
     return m
 
 
+def monotone(points):
+    """POINTS (busy share, p99 growth ms) made a curve that never falls as the machine gets busier: the growth taken
+    as at least 1 ms, then adjacent steps that fall pooled (pool-adjacent-violators on the log of the growth), each
+    pool one point at its mean share and geometric mean growth. A step's p99 jitters by milliseconds, and now and then
+    by a hundred: pooling weighs such a spike against its neighbours, where a running maximum would keep it."""
+    blocks = []   # [sum of shares, sum of log growth, count]
+    for u, d in sorted(points):
+        blocks.append([u, math.log(max(1.0, d)), 1])
+        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] > blocks[-1][1] / blocks[-1][2]:
+            u2, g2, n2 = blocks.pop()
+            blocks[-1] = [blocks[-1][0] + u2, blocks[-1][1] + g2, blocks[-1][2] + n2]
+    return [(su / n, math.exp(sg / n)) for su, sg, n in blocks]
+
+
 def util_for(m, allowed_ms):
     """The machine's busy share at which the sweep's p99 had grown by ALLOWED_MS (a shape's unloaded p99: the growth
-    that doubles it), interpolated on the log of the growth between the two sweep steps around it; the growth taken
-    as at least 1 ms and never falling as the machine gets busier (a step's p99 jitters by a few ms). The first or
-    last step's share beyond the sweep's ends; util_max without a curve (an older calibration)."""
-    if len(m.queue_curve) < 2:
+    that doubles it), on the sweep's curve made monotone, interpolated on the log of the growth between the points
+    around it; the first or last point's share beyond the curve's ends; util_max without a curve (an older
+    calibration)."""
+    pts = monotone(m.queue_curve)
+    if len(pts) < 2:
         return m.util_max
-    pts, top = [], 1.0
-    for u, d in sorted(m.queue_curve):
-        top = max(top, d)
-        pts.append((u, top))
     if allowed_ms <= pts[0][1]:
         return pts[0][0]
     for (u0, d0), (u1, d1) in zip(pts, pts[1:]):
@@ -369,7 +387,10 @@ def ceilings(m, shape, lat, ncores):
     def demand(r, k):
         v = m.machine.at(features(shape, r, m.rates))
         return max(v[k], 0.1 * v[0])   # an interval's low end below a tenth of the estimate is no figure
-    budget = util_for(m, lat.value + m.tail_ms) * ncores   # the growth that doubles the shape's unloaded p99
+    # as busy as the sweep was where its p99 had grown by this shape's unloaded p99 (which doubles it), and never less
+    # busy than where the sweep's own p99 doubled: shapes that wait less than the sweep's (queries, the kernel) were
+    # measured to reach that level (docs/advise.md), the absolute growth of a 20-ms request's p99 overstating theirs
+    budget = max(m.util_max, util_for(m, lat.value + m.tail_ms)) * ncores
     out["cores"] = Figure(*(cores_ceiling(lambda r, k=k: demand(r, k), budget) for k in (0, 2, 1)))
     for name, size in m.bounds.items():
         held = held_ms(name, shape, lat.value, m.latency.coef[LAT_TERMS.index("query")])

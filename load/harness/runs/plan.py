@@ -95,7 +95,6 @@ class Settings:
     reuse: bool = False
     aa: str = ""
     rotate: int = 0
-    rotate_given: bool = False
     cpus: str = ""
     cost: bool = False
     native: bool = False
@@ -141,10 +140,6 @@ class Settings:
     def step_limit_s(self):
         """A step's tool is stopped after this: the step, its ramp-in, its request timeout and a margin."""
         return (self.ramp_ms + self.duration_ms + max(parse_ms(self.timeout), self.timeout_s * 1000)) // 1000 + 30
-
-    @property
-    def warm_est_ms(self):
-        return max(self.warmup_ms, self.warmup_max_s * 1000)
 
 
 @dataclass(frozen=True)
@@ -279,8 +274,7 @@ def settings(args, rng=random):
         raise Fatal(f"--runs takes 1 to 99, got '{args.runs}'")
     s.runs = int(args.runs)
     design_opts(s, args, exp, preset if exp else {})
-    s.rotate_given = args.rotate is not None
-    s.rotate = int(args.rotate) if s.rotate_given else rng.randrange(len(s.modes) + (1 if s.aa else 0))
+    s.rotate = int(args.rotate) if args.rotate is not None else rng.randrange(len(s.modes) + (1 if s.aa else 0))
     return s
 
 
