@@ -181,3 +181,11 @@ def test_calibrate_on_a_tiny_budget_then_advise(launcher, tmp_path):
     modes = json.loads(a.stdout)["modes"]
     assert set(modes) == {"virtual", "reactive"} and all(m["cpu_ms_per_req"] > 0 for m in modes.values())
     assert not launcher.running()
+
+
+def test_trials_are_written_as_one_table_and_read_back_from_either_layout(tmp_path):
+    trials = synthetic(reps=1)[:5]
+    table = Trial.table(trials)
+    assert table["fields"][0] == "series" and len(table["rows"]) == 5
+    assert Trial.of_json(json.loads(json.dumps(table))) == trials
+    assert Trial.of_json([dict(zip(table["fields"], r, strict=True)) for r in table["rows"]]) == trials   # the old

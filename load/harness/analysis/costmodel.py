@@ -18,8 +18,8 @@ import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from scipy.special import stdtrit  # t quantiles; scipy.stats takes 0.7 s to import
 
+from harness.analysis.costrecords import Figure, Fit, Trial  # noqa: F401  (Trial: the model's input, named here too)
 from harness.infra.errors import Fatal
 
 # the shape's items, in the catalogue's order (GET /scenarios, workload)
@@ -72,66 +72,6 @@ def waited_ms(shape):
     return shape["delay"] * (shape["calls"] + (1 if shape["fanout"] else 0))
 
 
-@dataclass(frozen=True)
-class Fit:
-    """A least-squares fit: coefficients, their covariance, residual degrees of freedom."""
-    names: tuple
-    coef: tuple
-    cov: tuple
-    dof: int
-
-    @classmethod
-    def of(cls, names, x, y):
-        x, y = np.asarray(x, float), np.asarray(y, float)
-        coef, *_ = np.linalg.lstsq(x, y, rcond=None)
-        dof = max(1, len(y) - x.shape[1])
-        s2 = float(((y - x @ coef) ** 2).sum()) / dof
-        cov = s2 * np.linalg.pinv(x.T @ x)
-        return cls(tuple(names), tuple(map(float, coef)), tuple(map(tuple, cov.tolist())), dof)
-
-    def at(self, x, level=0.95):
-        """(estimate, low, high) of the fitted mean at inputs X."""
-        x = np.asarray(x, float)
-        est = float(x @ np.asarray(self.coef))
-        half = stdtrit(self.dof, 0.5 + level / 2) * math.sqrt(max(0.0, x @ np.asarray(self.cov) @ x))
-        return est, est - half, est + half
-
-    def terms(self, level=0.95):
-        """{name: (estimate, low, high)} of each coefficient."""
-        eye = np.eye(len(self.coef))
-        return {n: self.at(eye[i], level) for i, n in enumerate(self.names)}
-
-
-@dataclass(frozen=True)
-class Trial:
-    """One measured trial of calibrate or verify: a series at a shape and rate, and what it cost."""
-    series: str
-    shape: dict
-    rate: float            # asked, req/s
-    sent_rps: float
-    ok: int
-    requests: int
-    app_ms: float          # app CPU per request
-    machine_ms: float      # the whole machine's CPU per request
-    p50_ms: float | None
-    p99_ms: float | None
-    rss_mib: float
-    threads: int
-    jit_pct: float         # the app's JIT threads, % of a core, during the trial
-    kind: str = "cpu"      # cpu, memory, sweep, idle
-
-    @property
-    def ok_rate(self):
-        return self.ok / self.requests if self.requests else 0.0
-
-    @property
-    def jit_ms(self):
-        """The JIT compilers' CPU per request in this trial: compiling is a start's cost, not a request's, and on 2
-        cores five apps were still compiling through a whole calibration (20-50 % of a core in every trial of the
-        insert shape on 2026-11-28, which put 1.4 ms of compiling into each request at 150 req/s)."""
-        return self.jit_pct * 10 / self.sent_rps if self.sent_rps else 0.0
-
-
 @dataclass
 class SeriesModel:
     """One series' calibrated model."""
@@ -175,7 +115,7 @@ class Calibration:
     def write(self, path):
         with open(path, "w") as f:
             json.dump({"facts": self.facts, "series": {k: v.to_json() for k, v in self.series.items()},
-                       "trials": [asdict(t) for t in self.trials]}, f, separators=(",", ":"))
+                       "trials": Trial.table(self.trials)}, f, separators=(",", ":"))
 
     @staticmethod
     def raw(path):
@@ -192,7 +132,7 @@ class Calibration:
                         f"{', '.join(d['series'][old[0]]['cpu']['names'])}); run load/calibrate.sh again (its trials "
                         "may lack what the new terms need, so `vtvr-harness calibrate --refit` is no substitute)")
         series = {k: SeriesModel.from_json(v) for k, v in d["series"].items()} if models else {}
-        return cls(d["facts"], series, [Trial(**t) for t in d.get("trials", ())])
+        return cls(d["facts"], series, Trial.of_json(d.get("trials", ())))
 
 
 def in_flight(rate, latency_ms):
@@ -310,17 +250,6 @@ def sweep_ceiling(sweep):
         if t.p99_ms is None or t.p99_ms > limit or t.ok_rate < 0.99:
             return t.rate
     return None
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A predicted figure and its 95 % interval."""
-    value: float
-    low: float
-    high: float
-
-    def as_dict(self, name):
-        return {name: self.value, f"{name}_low": self.low, f"{name}_high": self.high}
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,15 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
                           indent=1)
         f.write(head[:-2] + ',\n"rows": [\n' + ",\n".join(json.dumps(r, default=str) for r in rows) + "\n]}\n")
     app_settings = settings_text(meta)
-    lines = ["# vt-vs-reactive: requests in flight (scale)", "",
+    verdicts = targets(rows, leaks)
+    held = max((r.get("in_flight") or 0 for r in rows), default=0)
+    opening = [f"Compared {', '.join(dict.fromkeys(r['mode'] for r in rows))} holding up to {held:,} requests "
+               f"waiting ({', '.join(dict.fromkeys(r['transport'] for r in rows))}): the memory and threads each "
+               "waiting request costs, and whether the app still answers meanwhile."]
+    opening += [f"{v}: {t} ({m})." for t, v, m in verdicts[:6]]
+    if len(verdicts) > 6:
+        opening[-1] += f" And {len(verdicts) - 6} more targets below."
+    how = ["## How this was measured", "",
              f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), {meta.get('memory_mib', '?')} MiB, "
              f"JDK {meta.get('jdk', '?')}, run {meta.get('started', '?')}, `{meta.get('command', '')}`",
              collectors_line(meta),
@@ -95,9 +103,10 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
              "(/q/health/ready within 1 s, virtual/io?delay=0 p99 within 100 ms), then a full GC (jcmd GC.run) "
              "gives the heap the waiting requests keep alive and NMT (jcmd VM.native_memory summary) the native "
              "memory. Memory per waiting request: the least-squares slope of RSS (and of the heap after GC) "
-             "against the achieved in-flight, from the idle app up to that level.", "",
+             "against the achieved in-flight, from the idle app up to that level.", ""]
+    lines = ["# vt-vs-reactive: requests in flight (scale)", "", *opening, "",
              "## Targets", "", "| target | verdict | measured |", "|---|---|---|",
-             *[f"| {t} | {v} | {m} |" for t, v, m in targets(rows, leaks)], "",
+             *[f"| {t} | {v} | {m} |" for t, v, m in verdicts], "",
              "## Levels", "", *table_md(rows), "",
              f"## Leak check (the idle app before the first level; 2 s and {LEAK_CHECK_S} s after the last level's "
              f"last answer; back: at most 10 % above the start)", "",
@@ -121,7 +130,7 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
              "## Delay calls per protocol (the delay service's own count, warm-up included)", "",
              *[f"- {e['series']} {e['transport']}: " + (", ".join(f"{p} {n:,}" for p, n in
                                                                sorted(e.get("delay_calls", {}).items())) or "n/a")
-               for e in ends], ""]
+               for e in ends], "", *how]
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(lines))
     charts = memory_charts(rows, idle_rows)

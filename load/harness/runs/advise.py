@@ -8,7 +8,6 @@ import os
 import random
 import statistics
 import sys
-from dataclasses import asdict
 from datetime import datetime
 
 from harness.analysis import costmodel
@@ -84,7 +83,7 @@ def verify(args, cal, shapes, series):
                 trials += got + swept
                 rows += verify_rows(cal.series[x], sh, got, swept, ncores)
                 log(f"verified {label(sh)} on {x}: " + "; ".join(r["line"] for r in rows[-len(CPU_SHARES) - 1:]))
-    doc = {"calibration": cal.facts, "rows": rows, "trials": [asdict(t) for t in trials]}
+    doc = {"calibration": cal.facts, "rows": rows, "trials": costmodel.Trial.table(trials)}
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "verify.json"), "w") as fh:
         json.dump(doc, fh, separators=(",", ":"))

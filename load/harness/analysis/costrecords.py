@@ -1,0 +1,94 @@
+"""The records the cost model (costmodel.py) is made of: a Trial as calibrate and verify measure it, a least-squares
+Fit with its intervals, and a predicted Figure with its interval."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+import numpy as np
+from scipy.special import stdtrit  # t quantiles; scipy.stats takes 0.7 s to import
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A least-squares fit: coefficients, their covariance, residual degrees of freedom."""
+    names: tuple
+    coef: tuple
+    cov: tuple
+    dof: int
+
+    @classmethod
+    def of(cls, names, x, y):
+        x, y = np.asarray(x, float), np.asarray(y, float)
+        coef, *_ = np.linalg.lstsq(x, y, rcond=None)
+        dof = max(1, len(y) - x.shape[1])
+        s2 = float(((y - x @ coef) ** 2).sum()) / dof
+        cov = s2 * np.linalg.pinv(x.T @ x)
+        return cls(tuple(names), tuple(map(float, coef)), tuple(map(tuple, cov.tolist())), dof)
+
+    def at(self, x, level=0.95):
+        """(estimate, low, high) of the fitted mean at inputs X."""
+        x = np.asarray(x, float)
+        est = float(x @ np.asarray(self.coef))
+        half = stdtrit(self.dof, 0.5 + level / 2) * math.sqrt(max(0.0, x @ np.asarray(self.cov) @ x))
+        return est, est - half, est + half
+
+    def terms(self, level=0.95):
+        """{name: (estimate, low, high)} of each coefficient."""
+        eye = np.eye(len(self.coef))
+        return {n: self.at(eye[i], level) for i, n in enumerate(self.names)}
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One measured trial of calibrate or verify: a series at a shape and rate, and what it cost."""
+    series: str
+    shape: dict
+    rate: float            # asked, req/s
+    sent_rps: float
+    ok: int
+    requests: int
+    app_ms: float          # app CPU per request
+    machine_ms: float      # the whole machine's CPU per request
+    p50_ms: float | None
+    p99_ms: float | None
+    rss_mib: float
+    threads: int
+    jit_pct: float         # the app's JIT threads, % of a core, during the trial
+    kind: str = "cpu"      # cpu, memory, sweep, idle
+
+    @property
+    def ok_rate(self):
+        return self.ok / self.requests if self.requests else 0.0
+
+    @staticmethod
+    def table(trials):
+        """TRIALS as one JSON table: the field names once, then a row of values per trial (half the size of a list
+        of objects, for the files docs/results keeps)."""
+        names = [f.name for f in fields(Trial)]
+        return {"fields": names, "rows": [[getattr(t, n) for n in names] for t in trials]}
+
+    @staticmethod
+    def of_json(data):
+        """The Trials of a `table` (or of a list of objects, as files before it held them)."""
+        if isinstance(data, dict):
+            return [Trial(**dict(zip(data["fields"], row, strict=True))) for row in data["rows"]]
+        return [Trial(**t) for t in data]
+
+    @property
+    def jit_ms(self):
+        """The JIT compilers' CPU per request in this trial: compiling is a start's cost, not a request's, and on 2
+        cores five apps were still compiling through a whole calibration (20-50 % of a core in every trial of the
+        insert shape on 2026-11-28, which put 1.4 ms of compiling into each request at 150 req/s)."""
+        return self.jit_pct * 10 / self.sent_rps if self.sent_rps else 0.0
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A predicted figure and its 95 % interval."""
+    value: float
+    low: float
+    high: float
+
+    def as_dict(self, name):
+        return {name: self.value, f"{name}_low": self.low, f"{name}_high": self.high}
