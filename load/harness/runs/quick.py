@@ -15,7 +15,7 @@ import psutil
 
 from harness.analysis import quick
 from harness.analysis.quick import CEIL_DELAY_MS, WAIT_DELAY_MS, WAIT_LEVELS, Held, QuickRun, Reading
-from harness.infra import procs, tools
+from harness.infra import tools
 from harness.infra.procs import Procs, log
 from harness.infra.progress import Stages
 from harness.report import quick_report
@@ -23,8 +23,7 @@ from harness.runs import threadfacts
 from harness.runs.costbench import Bench, jit_ms
 from harness.runs.plan import base_of
 from harness.sampling import machine
-from harness.sampling.jvm import jcmd
-from harness.sampling.prom import metric_sum, parse
+from harness.sampling.jvm import memory
 
 SERIES = ("virtual", "worker", "reactive")
 # C1 only: with C2, three apps on 2 cores were still compiling after 61 s of warm-up (37 % of a core, and 46 % in
@@ -115,8 +114,8 @@ class Quick:
         os.makedirs(os.path.dirname(prefix), exist_ok=True)
         running = {a.series: b.send(a.series, io(WAIT_DELAY_MS), rate, int((delay_s + HOLD_S) * 1000),
                                     f"{prefix}-{a.series}") for a in apps}
-        procs.wait_for(lambda: time.monotonic() - w0 >= delay_s + 0.5, delay_s + 1)   # filled: Little's law
-        readings = {a.series: read_waiting(b.sys.java_home, a) for a in apps}
+        time.sleep(max(0.0, w0 + delay_s + 0.5 - time.monotonic()))   # filled by then: Little's law
+        readings = {a.series: memory(b.sys.java_home, a.pid, a.url, base_of(a.series), nmt=False) for a in apps}
         for p in running.values():
             if p.wait(delay_s + HOLD_S + 30) is None:
                 self.ps.stop(p, grace_s=5)
@@ -126,26 +125,9 @@ class Quick:
             res = b.sys.vegeta.result(f"{prefix}-{a.series}")
             jit = (jit_ms(psutil.Process(a.pid)) - j0[a.series]) / 10 / (time.monotonic() - w0)
             r = readings[a.series]
-            out.append(Held(a.series, level, r["in_flight"], round(res.ok / max(1, res.requests), 4), r["heap_mib"],
-                            r["rss_mib"], r["threads"], round(jit, 1)))
-            log(f"{a.series} asked to hold {level:,}: held {r['in_flight']}, {r['threads']} threads, heap after GC "
-                f"{r['heap_mib']} MiB, {100 * out[-1].ok_rate:.0f} % answered")
+            heap, rss = (None if r[k] is None else round(r[k] / 1024, 2) for k in ("heap_after_gc_kib", "rss_kib"))
+            out.append(Held(a.series, level, r["in_flight"], round(res.ok / max(1, res.requests), 4), heap, rss,
+                            r["platform_threads"], round(jit, 1)))
+            log(f"{a.series} asked to hold {level:,}: held {r['in_flight']}, {r['platform_threads']} threads, heap "
+                f"after GC {heap} MiB, {100 * out[-1].ok_rate:.0f} % answered")
         return out
-
-
-def read_waiting(java_home, app):
-    """A full GC, then the app's heap in use, its requests in progress (its admission gauge), RSS and OS threads."""
-    out = {"in_flight": None, "heap_mib": None, "rss_mib": None, "threads": None}
-    try:
-        jcmd(java_home, app.pid, "GC.run")
-        _, body = procs.fetch(app.url + "/q/metrics", 10)
-        m = parse(body.decode("utf-8", "replace"))
-        heap = metric_sum(m, "jvm_memory_used_bytes", area="heap")
-        flight = metric_sum(m, "admission_in_flight", mode=base_of(app.series))
-        p = psutil.Process(app.pid)
-        out.update(in_flight=None if flight is None else int(flight),
-                   heap_mib=None if heap is None else round(heap / 2 ** 20, 2),
-                   rss_mib=round(p.memory_info().rss / 2 ** 20, 1), threads=p.num_threads())
-    except (psutil.Error, OSError) as e:
-        log(f"{app.series}: no reading while waiting ({e})")
-    return out

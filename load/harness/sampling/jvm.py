@@ -154,18 +154,25 @@ def jcmd(java_home, pid, *command, timeout=60):
     return r.stdout if r.returncode == 0 else ""
 
 
-def memory(java_home, pid, url):
+def memory(java_home, pid, url, mode=None, nmt=True):
     """A full GC, then the heap left (the live set: what the waiting requests hold), RSS, native memory by category
-    (NMT summary), OS threads and open files."""
+    (NMT summary; NMT False: not read, for an app started without it), OS threads and open files; with MODE, the
+    requests in progress that mode's admission counts (`in_flight`)."""
     out = dict.fromkeys(("heap_after_gc_kib", "rss_kib", "platform_threads", "open_files"))
+    if mode:
+        out["in_flight"] = None
     try:   # an app that fell over past a ceiling leaves its figures empty, not the run broken
         jcmd(java_home, pid, "GC.run")
         _, body = fetch(url + "/q/metrics", 10)
-        heap = metric_sum(parse(body.decode("utf-8", "replace")), "jvm_memory_used_bytes", area="heap")
+        m = parse(body.decode("utf-8", "replace"))
+        heap = metric_sum(m, "jvm_memory_used_bytes", area="heap")
+        flight = metric_sum(m, "admission_in_flight", mode=mode) if mode else None
         p = psutil.Process(pid)
         out.update(heap_after_gc_kib=None if heap is None else round(heap / 1024), rss_kib=p.memory_info().rss // 1024,
                    platform_threads=p.num_threads(), open_files=p.num_fds(), thread_names=thread_names(pid))
-        out["nmt_committed_kib"] = parse_nmt(jcmd(java_home, pid, "VM.native_memory", "summary"))
+        if mode and flight is not None:
+            out["in_flight"] = int(flight)
+        out["nmt_committed_kib"] = parse_nmt(jcmd(java_home, pid, "VM.native_memory", "summary")) if nmt else {}
     except (psutil.Error, subprocess.SubprocessError, OSError) as e:
         log(f"WARNING: no memory figures from the app (pid {pid}): {e}")
         out.setdefault("nmt_committed_kib", {})
