@@ -51,8 +51,9 @@ def compare_parser():
     a("--design", help="interleaved (the default): every series its own app, blocks of short "
       "trials in a random order, verdicts with intervals; duet: two series at once; sequential: one mode at a time, "
       "rate and concurrency sweeps")
-    a("--experiment", help="E1..E8, saturate, cost, ladder, scale (docs/experiments.md): scenarios, parameters and "
-      "levels preset; explicit flags still win")
+    a("--experiment", help="E1..E8, saturate, cost, ladder, scale, coldstart (docs/experiments.md): scenarios, "
+      "parameters and levels preset; explicit flags still win")
+    a("--starts", help="coldstart: fresh starts per series and way of starting [5; --quick 2]")
     a("--scenario", "--scenarios", dest="scenario", help="comma-separated scenarios [the design's]")
     a("--modes", "--mode", dest="modes", help="comma-separated series: virtual, worker, reactive, virtual+socket, "
       "worker+socket, floor, the ladder's rungs, bare (a Vert.x process of its own) [the design's]")

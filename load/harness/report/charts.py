@@ -43,9 +43,10 @@ class Tips:
         return self._index[text]
 
 
-def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=328, h=270, tips=None):
-    """series: [{name, color, dash, points: [(x, y, flagged, tooltip)]}]; x is categorical (sorted union). TIPS (a
-    Tips) takes the hover texts; without it each point carries its own <title> (a standalone SVG file)."""
+def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=328, h=270, tips=None, xevery=1):
+    """series: [{name, color, dash, points: [(x, y, flagged, tooltip)]}]; x is categorical (sorted union), every
+    XEVERY-th one labelled. TIPS (a Tips) takes the hover texts; without it each point carries its own <title> (a
+    standalone SVG file)."""
     pts = [p for s in series for p in s["points"] if p[1] is not None]
     ml, mr, mt, mb = 52, 10, 56, 40
     legend, lx, ly = [], ml, 0   # (x, line) of each series' legend entry, wrapped to the chart's width
@@ -89,7 +90,7 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
     out.append('<g class="ax" text-anchor="end">' + "".join(
         f'<text x="{ml - 5}" y="{fy(t) + 4:.1f}">{fmt_tick(t)}</text>' for t in ticks) + "</g>")
     out.append('<g class="ax" text-anchor="middle">' + "".join(
-        f'<text x="{fx(x):.1f}" y="{mt + ph + 15}">{fmt_tick(x)}</text>' for x in xs) + "</g>")
+        f'<text x="{fx(x):.1f}" y="{mt + ph + 15}">{fmt_tick(x)}</text>' for x in xs[::xevery]) + "</g>")
     out.append(f'<text x="{ml + pw / 2}" y="{h - 6}" text-anchor="middle" class="ax">{e(xlabel)}</text>')
     out.append(f'<text transform="translate(13,{mt + ph / 2}) rotate(-90)" text-anchor="middle" class="ax">'
                f'{e(ylabel)}{" (log)" if logy else ""}</text>')

@@ -1,6 +1,6 @@
 """`compare` (load/compare.sh): the settings of a run and the design that runs it: sequential (one mode at a time,
-sequential.py), interleaved or duet (interleave.py), or the scale experiment (scale.py); N sequential runs and
-their medians (--runs)."""
+sequential.py), interleaved or duet (interleave.py), the scale or coldstart experiment (scale.py, coldstart.py); N
+sequential runs and their medians (--runs)."""
 import copy
 import os
 import sys
@@ -11,7 +11,7 @@ from harness.drivers.hyperfoil import benchmark
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.tools import LOAD_DIR
-from harness.runs import interleave, plan, quick, scale
+from harness.runs import coldstart, interleave, plan, quick, scale
 from harness.runs.sequential import Sequential, report_cli, step_name, write_meta
 from harness.runs.system import System
 
@@ -73,6 +73,8 @@ def run(args):
         raise Fatal("--agents: the benchmarks of a sequential plan (add --design sequential)")
     if s.experiment == "scale":
         return scale.run(s, out, cmdline(args.argv))
+    if s.experiment == "coldstart":
+        return coldstart.run(s, out, cmdline(args.argv), args.starts, s.duration_ms // 1000 if args.duration else 60)
     if first_look(s, args):
         if s.dry_run:
             print("\n".join(f"{i}. {name}: about {sec:.0f} s" for i, (name, sec) in enumerate(quick.STAGES, 1)))

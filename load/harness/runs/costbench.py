@@ -36,16 +36,16 @@ def settings(series, java_opts="-XX:+UseParallelGC"):
 class Bench:
     """The running system: apps by series, the delay service, and trials against them."""
 
-    def __init__(self, series, out, ps, seconds=3.0, java_opts="-XX:+UseParallelGC"):
+    def __init__(self, series, out, ps, seconds=3.0, java_opts="-XX:+UseParallelGC", s=None):
         self.series, self.out, self.ps, self.seconds = tuple(series), out, ps, seconds
-        self.s = settings(series, java_opts)
+        self.s = s or settings(series, java_opts)
         self.sys = System(self.s, out, ps)
         self.apps = {}
         self.n = 0
 
     def start(self):
         self.sys.prepare()
-        port = procs.free_port()
+        self.delay_port = port = procs.free_port()
         self.delay = self.sys.start_delay(port, os.path.join(self.out, "logs", "delay.log"))
         started = []
         for x in self.series:

@@ -59,6 +59,8 @@ EXPERIMENTS = {
     # probe miss), the app's heap up to half the memory (at a quarter ZGC collected back to back: docs/scale.md)
     "scale": dict(scenarios="io", tools="vegeta", aa="none", app_java_opts="-XX:+UseZGC -XX:MaxRAMPercentage=50",
                   delay_java_opts="-XX:+UseZGC"),
+    # issue #44 (runs/coldstart.py): fresh apps loaded from their first ready second; late answers measured up to 30 s
+    "coldstart": dict(scenarios="io", tools="vegeta", aa="none", modes="virtual,reactive,worker", env=T30),
 }
 # The cost experiment's own plan: the work per request varies, not the load
 COST_STEPS = [("fanout", "vegeta", 20, f"FANOUT_CALLS={x}") for x in (1, 10, 100)] + \
@@ -191,9 +193,9 @@ def settings(args, rng=random):
                  app_url=args.app_url or "", app_pid=args.app_pid or "", cpus=args.cpus or "")
     aa, exp = args.aa or "", args.experiment or ""
     if exp:
-        preset = EXPERIMENTS.get(exp if exp in ("saturate", "cost", "ladder", "scale") else exp.upper())
+        preset = EXPERIMENTS.get(exp if exp in ("saturate", "cost", "ladder", "scale", "coldstart") else exp.upper())
         if preset is None:
-            raise Fatal(f"unknown experiment '{exp}' (E1 .. E8, saturate, cost, ladder, scale)")
+            raise Fatal(f"unknown experiment '{exp}' (E1 .. E8, saturate, cost, ladder, scale, coldstart)")
         if s.quick:
             preset = {**preset, **preset.get("quick", {})}
         s.experiment = exp

@@ -1,0 +1,192 @@
+"""`--experiment coldstart` (issue #44): what a fresh app does with full traffic from its first ready second. The
+records of one run (Second, Start, Warm, ColdRun), read once from the run and written once as summary.json; per start
+the seconds until its p99 stays within SETTLE_X of the warm p99; per series and way of starting the mean over the
+starts with a 95 % t interval."""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import statistics
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from scipy import stats
+
+SETTLE_X = 1.5          # settled: every later second's p99 within 1.5x of the warm p99
+HELD_S = 5              # ... for at least this many seconds before the run ends
+LATE_MS = 1000          # an answer later than this is late
+WAYS = ("jvm", "aot", "native")
+WAY_NAMES = {"jvm": "the plain JVM", "aot": "the JVM with its AOT cache", "native": "the native executable"}
+
+
+@dataclass(frozen=True)
+class Second:
+    """One second of one start's load (t = 0: the first second after the app said it was ready)."""
+    t: int
+    sent: int
+    ok: int
+    late: int                 # answers (any status) after more than LATE_MS
+    refused: int              # a status other than 2xx/3xx, or no answer
+    p50_ms: float | None      # of the successes sent in this second
+    p99_ms: float | None
+    cpu_ms: float             # the app's CPU in this second
+    jit_ms: float             # of which its JIT compiler threads
+
+
+@dataclass
+class Start:
+    """One fresh start of one series in one way: the time to ready, then every second of the load."""
+    series: str
+    way: str
+    n: int
+    ready_ms: int             # the process's start to its first ready answer
+    cpu_ready_ms: float       # the app's CPU until then
+    seconds: list = field(default_factory=list)
+
+    def settle_s(self, warm_p99_ms):
+        """The first second from which every second's p99 stays within SETTLE_X x WARM_P99_MS, every request of it
+        answered; None when that holds for less than the last HELD_S seconds (not settled in the run)."""
+        limit = SETTLE_X * warm_p99_ms
+        settled = None
+        for s in reversed(self.seconds):
+            if s.p99_ms is None or s.p99_ms > limit or s.ok < s.sent:
+                break
+            settled = s.t
+        return settled if settled is not None and len(self.seconds) - settled >= HELD_S else None
+
+    def cpu_until_ms(self, t):
+        """The app's CPU from its start until second T of the load (the whole load when T is None)."""
+        upto = self.seconds if t is None else self.seconds[:t]
+        return self.cpu_ready_ms + sum(s.cpu_ms for s in upto)
+
+    @property
+    def late(self):
+        return sum(s.late for s in self.seconds)
+
+    @property
+    def refused(self):
+        return sum(s.refused for s in self.seconds)
+
+    @property
+    def sent(self):
+        return sum(s.sent for s in self.seconds)
+
+
+@dataclass(frozen=True)
+class Warm:
+    """A series warmed up (JIT quiet): its ceiling (None when --rates set the rate) and p99 at the run's rate."""
+    series: str
+    ceiling: int | None
+    p99_ms: float
+    jit_pct: float
+
+
+@dataclass
+class ColdRun:
+    """The run: its rate and duration, the warm figures, every start, the ways that could not run and why."""
+    rate: int
+    seconds: int
+    warm: list = field(default_factory=list)
+    starts: list = field(default_factory=list)
+    missing: dict = field(default_factory=dict)     # way -> why it did not run
+    facts: dict = field(default_factory=dict)
+
+    def warm_of(self, series):
+        return next(w for w in self.warm if w.series == series)
+
+    def groups(self):
+        """(series, way) of the starts: the series in the warm figures' order, the ways in WAYS'."""
+        order = [w.series for w in self.warm]
+        return sorted(dict.fromkeys((s.series, s.way) for s in self.starts),
+                      key=lambda g: (order.index(g[0]), WAYS.index(g[1])))
+
+    def of(self, series, way):
+        return [s for s in self.starts if s.series == series and s.way == way]
+
+    def as_dict(self):
+        return {**asdict(self), "rows": [asdict(r) for r in rows(self)]}
+
+
+@dataclass(frozen=True)
+class Mean:
+    """A mean over the starts with its 95 % t interval (lo = hi = mean for one start)."""
+    mean: float
+    lo: float
+    hi: float
+    n: int
+
+    def text(self, fmt="{:,.0f}"):
+        if self.n < 2:
+            return fmt.format(self.mean)
+        return f"{fmt.format(self.mean)} [{fmt.format(self.lo)}, {fmt.format(self.hi)}]"
+
+
+def mean(values):
+    xs = [float(v) for v in values]
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return Mean(m, m, m, len(xs))
+    half = stats.t.ppf(0.975, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
+    return Mean(m, m - half, m + half, len(xs))
+
+
+@dataclass(frozen=True)
+class Row:
+    """One series started one way, over its starts."""
+    series: str
+    way: str
+    starts: int
+    settled: int              # starts that settled within the run
+    settle_s: Mean | None     # over the starts that settled (None: none did)
+    late: Mean
+    refused: Mean
+    cpu_s: Mean               # the app's CPU until it settled (until the end for a start that did not)
+    ready_ms: Mean
+    warm_p99_ms: float
+
+
+def rows(run):
+    out = []
+    for series, way in run.groups():
+        starts, warm = run.of(series, way), run.warm_of(series).p99_ms
+        settle = [s.settle_s(warm) for s in starts]
+        done = [t for t in settle if t is not None]
+        out.append(Row(series, way, len(starts), len(done), mean(done) if done else None,
+                       mean([s.late for s in starts]), mean([s.refused for s in starts]),
+                       mean([s.cpu_until_ms(t) / 1000 for s, t in zip(starts, settle, strict=True)]),
+                       mean([s.ready_ms for s in starts]), warm))
+    return out
+
+
+def seconds_of(vegeta_csv, cpu, seconds):
+    """[Second] of one start from `vegeta encode -to csv` (timestamp ns, code, latency ns, ..., error, ...) and CPU,
+    [(t, cpu_ms, jit_ms)] of each second; requests are counted in the second they were sent."""
+    sent = [(int(r[0]), int(r[1]), int(r[2]) / 1e6, r[5]) for r in csv.reader(io.StringIO(vegeta_csv)) if len(r) >= 6]
+    if not sent:
+        return []
+    t0 = min(t for t, *_ in sent)
+    by = [[] for _ in range(seconds)]
+    for t, code, ms, err in sent:
+        k = int((t - t0) // 1e9)
+        if k < seconds:
+            by[k].append((ms, 200 <= code < 400 and not err))
+    used = dict((t, (c, j)) for t, c, j in cpu)
+    out = []
+    for k, reqs in enumerate(by):
+        ok = np.array([ms for ms, good in reqs if good])
+        p50, p99 = (round(float(np.percentile(ok, p)), 1) for p in (50, 99)) if len(ok) else (None, None)
+        c, j = used.get(k, (0.0, 0.0))
+        out.append(Second(k, len(reqs), int(len(ok)), sum(ms > LATE_MS for ms, _ in reqs),
+                          sum(not good for _, good in reqs), p50, p99, round(c, 1), round(j, 1)))
+    return out
+
+
+def of_json(d):
+    """A ColdRun from its summary.json."""
+    run = ColdRun(d["rate"], d["seconds"], [Warm(**w) for w in d["warm"]], [], d.get("missing", {}),
+                  d.get("facts", {}))
+    for s in d["starts"]:
+        run.starts.append(Start(s["series"], s["way"], s["n"], s["ready_ms"], s["cpu_ready_ms"],
+                                [Second(**x) for x in s["seconds"]]))
+    return run
