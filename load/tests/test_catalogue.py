@@ -30,13 +30,13 @@ def test_the_table_of_the_captured_catalogue():
     assert t.plain == t.scenarios[:-1]   # a workload is measured with its shape only
     assert t.modes == ("virtual", "worker", "reactive")
     assert t.ladder == LADDER
-    assert t.series == ("virtual", "worker", "reactive", "floor", "bare", *LADDER)
+    assert t.series == ("virtual", "worker", "reactive", "floor", "bare", "vt-native", *LADDER)
+    assert t.bare == ("bare", "vt-native") and t.kinds["vt-native"] == "helidon"
     assert t.series_for("io") == t.series
-    assert t.series_for("fanout") == ("virtual", "worker", "reactive", "floor", "bare")
+    assert t.series_for("fanout") == ("virtual", "worker", "reactive", "floor", "bare", "vt-native")
     # the bare Vert.x process (its own, not the app's) serves the floor's paths under its own name
-    assert t.bare == ("bare",)
     assert t.request("bare", "io").path == "/bare/io?delay=100&calls=1"
-    assert t.series_for("db") == t.modes
+    assert t.series_for("db") == (*t.modes, "vt-native")
     assert t.series_for("pinning-reentrant") == t.modes_for("pinning") == ("virtual", "worker")
     assert t.request("virtual", "io") == catalogue.Request("GET", "/virtual/io?delay=100&calls=1", 200, "")
     assert t.request("floor", "fanout").path == "/floor/fanout?delay=100&calls=10"
@@ -48,7 +48,7 @@ def test_the_table_of_the_captured_catalogue():
     assert t.request("worker", "pinning-reentrant").path == "/worker/pinning?delay=100&lock=reentrant"
     assert t.request("reactive", "workload").path == \
         "/reactive/workload?delay=100&calls=0&fanout=0&queries=0&cpu=0&insert=0"
-    assert t.series_for("workload") == t.modes
+    assert t.series_for("workload") == (*t.modes, "vt-native")
     checkout = t.request("reactive", "checkout")
     assert (checkout.method, checkout.path, checkout.status) == ("POST", "/reactive/orders?delay=100", 201)
     assert json.loads(checkout.body) == {"customer": "alice", "sku": "SKU-1", "quantity": 2}
@@ -106,7 +106,7 @@ def test_lookup_names_what_exists():
     assert t.lookup("floor", "io").path.startswith("/floor/io?")
     with pytest.raises(Fatal, match="unknown scenario 'nope' .*io fanout db"):
         t.lookup("virtual", "nope")
-    with pytest.raises(Fatal, match="unknown mode 'turbo' .*virtual worker reactive floor bare ladder-rest"):
+    with pytest.raises(Fatal, match="unknown mode 'turbo' .*virtual worker reactive floor bare vt-native ladder-rest"):
         t.lookup("turbo", "io")
     with pytest.raises(Fatal, match="scenario 'db' has no 'floor' mode .*it has: virtual worker reactive"):
         t.lookup("floor", "db")

@@ -92,7 +92,9 @@ def test_the_opening_says_what_ran_what_settled_and_what_could_not_run():
     text = "\n".join(head)
     assert "1,000 req/s of io for 8 s" in text and "fresh 3 times each way" in text
     assert "reactive did not settle within 8 s in any of 3 starts" in text
-    assert "The AOT cache against the plain JVM, seconds sooner to settle: virtual +1 s" in text
+    assert "The plain JVM: virtual settled in 1 [0, 3] s" in text
+    assert ("Against the plain JVM, seconds sooner settled from the process's start: JVM with its AOT cache: virtual "
+            "+1 s [-0, +3] (not resolved), reactive +6 s [+4, +7] (sooner).") in text
     assert "Not run: the native executable (no native executable here)." in text
 
 
@@ -125,23 +127,25 @@ def test_the_preset_is_io_in_every_mode_with_late_answers_measured():
 def test_dry_run_gives_the_stages_and_their_time(capsys):
     assert runner.run(settings("--dry-run", "--quick"), "/tmp/x", "", None, 60) == 0
     out = capsys.readouterr().out
-    assert "5. cold starts: about 864 s" in out and "minutes" in out
+    assert "5. cold starts: about 1386 s" in out and "minutes" in out
 
 
 @pytest.mark.slow
 def test_compare_coldstart_end_to_end(shared_db, tmp_path):
     """`--experiment coldstart` cut short (one mode, one start each way, 8 s at a set rate): exit 0, the per-second
-    p99 and the settling time of the plain JVM and of the AOT cache in summary.json, the native way named as not run."""
+    p99 and the settling time of the plain JVM, of the one ready once warm and of the AOT cache in summary.json, the
+    native way named as not run."""
     r = subprocess.run(["./compare.sh", "--experiment", "coldstart", "--modes", "virtual", "--starts", "1",
                         "--duration", "8s", "--rates", "200", "--seed", "5", "--out", str(tmp_path / "run")],
                        cwd=LOAD, env=shared_db.env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     data = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert data["design"] == "coldstart" and data["rate"] == 200
-    assert {(s["series"], s["way"]) for s in data["starts"]} == {("virtual", "jvm"), ("virtual", "aot")}
+    ways = {("virtual", "jvm"), ("virtual", "warm"), ("virtual", "aot")}
+    assert {(s["series"], s["way"]) for s in data["starts"]} == ways
     for s in data["starts"]:
         assert len(s["seconds"]) == 8 and all(x["sent"] > 150 for x in s["seconds"]) and s["ready_ms"] > 0
         assert any(x["p99_ms"] for x in s["seconds"])
-    assert {(x["series"], x["way"]) for x in data["rows"]} == {("virtual", "jvm"), ("virtual", "aot")}
+    assert {(x["series"], x["way"]) for x in data["rows"]} == ways
     assert all("settle_s" in x for x in data["rows"]) and "native" in data["missing"]
-    assert (tmp_path / "run" / "report.html").read_text().count("<svg") == 3
+    assert (tmp_path / "run" / "report.html").read_text().count("<svg") == 4

@@ -16,8 +16,9 @@ from scipy import stats
 SETTLE_X = 1.5          # settled: every later second's p99 within 1.5x of the warm p99
 HELD_S = 5              # ... for at least this many seconds before the run ends
 LATE_MS = 1000          # an answer later than this is late
-WAYS = ("jvm", "aot", "native")
-WAY_NAMES = {"jvm": "the plain JVM", "aot": "the JVM with its AOT cache", "native": "the native executable"}
+WAYS = ("jvm", "warm", "aot", "native")
+WAY_NAMES = {"jvm": "the plain JVM", "warm": "the plain JVM ready only once warm (bench.warm-up)",
+             "aot": "the JVM with its AOT cache", "native": "the native executable"}
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,11 @@ class Start:
                 break
             settled = s.t
         return settled if settled is not None and len(self.seconds) - settled >= HELD_S else None
+
+    def from_start_s(self, warm_p99_ms, seconds):
+        """Seconds from the process's start until it settled; a start that did not counts the whole run (a bound)."""
+        t = self.settle_s(warm_p99_ms)
+        return self.ready_ms / 1000 + (seconds if t is None else t)
 
     def cpu_until_ms(self, t):
         """The app's CPU from its start until second T of the load (the whole load when T is None)."""
@@ -123,12 +129,13 @@ class Mean:
 
 
 def mean(values):
+    """The mean of VALUES (none negative) with its 95 % t interval, cut at zero."""
     xs = [float(v) for v in values]
     m = statistics.fmean(xs)
     if len(xs) < 2:
         return Mean(m, m, m, len(xs))
     half = stats.t.ppf(0.975, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
-    return Mean(m, m - half, m + half, len(xs))
+    return Mean(m, max(0.0, m - half), m + half, len(xs))
 
 
 @dataclass(frozen=True)
@@ -139,6 +146,7 @@ class Row:
     starts: int
     settled: int              # starts that settled within the run
     settle_s: Mean | None     # over the starts that settled (None: none did)
+    from_start_s: Mean        # the process's start to settled (the run's end for a start that did not settle)
     late: Mean
     refused: Mean
     cpu_s: Mean               # the app's CPU until it settled (until the end for a start that did not)
@@ -153,6 +161,7 @@ def rows(run):
         settle = [s.settle_s(warm) for s in starts]
         done = [t for t in settle if t is not None]
         out.append(Row(series, way, len(starts), len(done), mean(done) if done else None,
+                       mean([s.from_start_s(warm, run.seconds) for s in starts]),
                        mean([s.late for s in starts]), mean([s.refused for s in starts]),
                        mean([s.cpu_until_ms(t) / 1000 for s, t in zip(starts, settle, strict=True)]),
                        mean([s.ready_ms for s in starts]), warm))

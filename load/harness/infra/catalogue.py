@@ -59,6 +59,8 @@ SHAPES = {"WORKLOAD": "workload"}   # calls, fanout, queries, cpu, insert, delay
 PARAMS = tuple(PARAM_ENV) + tuple(SHAPES)
 # a workload file's keys: compare's flags (their dests) it may set (workload_file)
 FILE_KEYS = ("workload", "rates", "modes", "concurrency")
+# the kinds of series a process of their own serves, not the app: the bare Vert.x main, load/vtnative's Helidon SE
+OWN_PROCESS = ("bare", "helidon")
 
 _source = {"url": None, "file": None}
 
@@ -177,9 +179,10 @@ class Table:
     modes: tuple     # the product's modes
     ladder: tuple    # the ladder's rungs (docs/floor.md); with "floor" and the bare ones the measurement-only series
     series: tuple    # every series a URL serves: the modes, the floor, the ladder's rungs, the bare process
-    bare: tuple      # the series served by a process of their own without Quarkus (bare.BareVertx), not by the app
+    bare: tuple      # the series served by a process of their own without Quarkus (OWN_PROCESS), not by the app
     requests: dict   # (series, scenario) -> Request
     params_of: dict  # scenario -> (Param, ...)
+    kinds: dict      # series -> its kind: mode, floor, ladder, or one of OWN_PROCESS (which process serves it)
 
     def modes_for(self, scenario):
         return tuple(m for m in self.modes if (m, scenario) in self.requests)
@@ -373,7 +376,8 @@ def build(entries, overrides):
                 path = s["path"] + ("?" + "&".join(query) if query else "")
                 requests[(s["name"], name)] = Request(e["method"], path, int(e["status"]), e.get("body") or "")
     of = lambda kind: tuple(s for s in series if kinds[s] == kind)   # noqa: E731
-    return Table(tuple(scenarios), of("mode"), of("ladder"), tuple(series), of("bare"), requests, params_of)
+    own = tuple(s for s in series if kinds[s] in OWN_PROCESS)
+    return Table(tuple(scenarios), of("mode"), of("ladder"), tuple(series), own, requests, params_of, kinds)
 
 
 @functools.cache

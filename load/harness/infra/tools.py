@@ -1,6 +1,6 @@
 """Where things are and the tools the runs need: the repository, the app's jar (built when older than its sources)
-and its class path (the bare baseline's), the Hyperfoil runner (compiled when stale), and load/tools.sh, the one home
-of JDK, Vegeta, hey and Python discovery, asked from here."""
+and its class path (the bare baseline's), the vt-native server's jar and the Hyperfoil runner (each built when
+stale), and load/tools.sh, the one home of JDK, Vegeta, hey and Python discovery, asked from here."""
 import os
 import re
 import subprocess
@@ -57,6 +57,24 @@ def ensure_jar(ps=None, build_log=None, rebuild=False, no_build=False, sources=(
     SOURCES, or REBUILD."""
     return build_when_stale("the app", JAR, ["./mvnw", "-B", "-q", "package", "-DskipTests"], sources, ps, build_log,
                             rebuild, no_build)
+
+
+VTNATIVE_DIR = os.path.join(LOAD_DIR, "vtnative")
+# the series vt-native (issue #43): Helidon SE's runnable jar, its libraries in target/libs beside it
+VTNATIVE_JAR = os.path.join(VTNATIVE_DIR, "target", "vtvr-vtnative.jar")
+# what it compiles and reads of the app besides its own sources (load/vtnative/pom.xml)
+VTNATIVE_APP_SOURCES = (*(f"src/main/java/org/vtvr/{p}" for p in ("api", "config", "cpu", "error", "limits",
+                                                                  "scenario")),
+                        "src/main/resources/application.properties")
+
+
+def vtnative_jar(ps=None, build_log=None, rebuild=False, no_build=False):
+    """load/vtnative's jar, built (`./mvnw -B -q -f load/vtnative/pom.xml package`) when missing, older than its
+    sources or the app's it compiles, or REBUILD -> its path, or None when missing and NO_BUILD."""
+    rel = os.path.relpath(VTNATIVE_DIR, ROOT)
+    return build_when_stale("the vt-native server", VTNATIVE_JAR,
+                            ["./mvnw", "-B", "-q", "-f", f"{rel}/pom.xml", "package"],
+                            (f"{rel}/src", f"{rel}/pom.xml", *VTNATIVE_APP_SOURCES), ps, build_log, rebuild, no_build)
 
 
 HYPERFOIL_DIR = os.path.join(LOAD_DIR, "hyperfoil")

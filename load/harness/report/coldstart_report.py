@@ -26,22 +26,22 @@ def settle_text(r, seconds):
                                                      f"within {seconds} s)")
 
 
-def sooner(run, series):
-    """How much sooner SERIES settled from the AOT cache than on the plain JVM, as a Welch 95 % interval over the
-    starts (a start that never settled counts as the run's length: a bound) -> a phrase, or '' without both ways."""
-    def times(way):
-        return [s.settle_s(run.warm_of(series).p99_ms) for s in run.of(series, way)]
-    jvm, aot = ([run.seconds if t is None else t for t in times(w)] for w in ("jvm", "aot"))
-    if len(jvm) < 2 or len(aot) < 2:
+def sooner(run, series, way):
+    """How much sooner SERIES settled, counted from the process's start, when started WAY than on the plain JVM: a
+    Welch 95 % interval over the starts (a start that never settled counts to the run's end: a bound) -> a phrase, or
+    '' without two starts of each."""
+    warm = run.warm_of(series).p99_ms
+    jvm, other = ([s.from_start_s(warm, run.seconds) for s in run.of(series, w)] for w in ("jvm", way))
+    if len(jvm) < 2 or len(other) < 2:
         return ""
-    d = statistics.fmean(jvm) - statistics.fmean(aot)
-    va, vb = statistics.variance(jvm) / len(jvm), statistics.variance(aot) / len(aot)
+    d = statistics.fmean(jvm) - statistics.fmean(other)
+    va, vb = statistics.variance(jvm) / len(jvm), statistics.variance(other) / len(other)
     if va + vb == 0:
-        return f"{series} {d:+.0f} s" if d else f"{series} the same"
-    df = (va + vb) ** 2 / (va ** 2 / (len(jvm) - 1) + vb ** 2 / (len(aot) - 1))
+        return f"{series} {d:+.0f} s"
+    df = (va + vb) ** 2 / (va ** 2 / (len(jvm) - 1) + vb ** 2 / (len(other) - 1))
     half = stats.t.ppf(0.975, df) * math.sqrt(va + vb)
     lo, hi = d - half, d + half
-    word = "sooner" if lo > 0 else "later" if hi < 0 else "no resolved difference"
+    word = "sooner" if lo > 0 else "later" if hi < 0 else "not resolved"
     return f"{series} {d:+.0f} s [{lo:+.0f}, {hi:+.0f}] ({word})"
 
 
@@ -67,9 +67,10 @@ def opening(run):
         lines.append(f"{WAY_NAMES[w][0].upper()}{WAY_NAMES[w][1:]}: " + "; ".join(
             f"{r.series} {settle_text(r, run.seconds)}, {r.late.mean:,.0f} answers over {LATE_MS / 1000:g} s and "
             f"{r.refused.mean:,.0f} refused per start" for r in rs if r.way == w) + ".")
-    gains = [g for g in (sooner(run, x) for x in series) if g]
-    if gains:
-        lines.append("The AOT cache against the plain JVM, seconds sooner to settle: " + "; ".join(gains) + ".")
+    gains = {w: [g for g in (sooner(run, x, w) for x in series) if g] for w in ways if w != "jvm"}
+    if any(gains.values()):
+        lines.append("Against the plain JVM, seconds sooner settled from the process's start: " + "; ".join(
+            f"{WAY_NAMES[w].removeprefix('the ')}: {', '.join(g)}" for w, g in gains.items() if g) + ".")
     lines += [f"Not run: {WAY_NAMES[w]} ({why_not})." for w, why_not in run.missing.items()]
     return lines[:8]
 
@@ -82,11 +83,13 @@ def markdown(run):
     head = opening(run)
     rs = rows(run)
     out = [head[0], "", *head[1:], "", "## Per series and way of starting", "",
-           "| series | way | starts | settled | seconds to settle | answers over 1 s | refused | CPU until settled "
-           "(s) | ready after (ms) | warm p99 (ms) |", "|---|---|---|---|---|---|---|---|---|---|"]
+           "| series | way | starts | settled | seconds to settle after ready | from the start | answers over 1 s | "
+           "refused | CPU until settled (s) | ready after (ms) | warm p99 (ms) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rs:
         out.append(f"| {r.series} | {r.way} | {r.starts} | {r.settled} | "
-                   f"{r.settle_s.text() if r.settle_s else f'> {run.seconds}'} | {r.late.text()} | "
+                   f"{r.settle_s.text() if r.settle_s else f'> {run.seconds}'} | {r.from_start_s.text('{:,.1f}')} | "
+                   f"{r.late.text()} | "
                    f"{r.refused.text()} | {r.cpu_s.text('{:,.1f}')} | {r.ready_ms.text()} | {r.warm_p99_ms:,.1f} |")
     out += ["", "## The warm figures", "", "| series | warm ceiling (req/s) | warm p99 at the run's rate (ms) | "
             "JIT at the end of the warm-up (% of a core) |", "|---|---|---|---|"]

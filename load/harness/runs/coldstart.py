@@ -29,6 +29,7 @@ STAIRS = (250, 350, 500, 700, 1000, 1400, 2000, 2800, 4000, 5600, 8000)
 STEP_S, QUICK_STEP_S = 4.0, 3.0
 WARM_MOST_S, TRAIN_S = 120, 20
 STARTS, QUICK_STARTS = 5, 2
+WARM_UP = "60s"          # the warm way's bench.warm-up: the most it may take before it reports ready
 TIMEOUT_S = 30.0          # a request's timeout: a late answer is measured, not cut off at 10 s
 
 
@@ -64,10 +65,10 @@ class Coldstart:
         self.native, self.aot = "", ""
 
     def ways(self):
-        return ("jvm", "aot", *(("native",) if self.s.native else ()))
+        return ("jvm", "warm", "aot", *(("native",) if self.s.native else ()))
 
     def stages(self):
-        per_start = self.seconds + 12
+        per_start = self.seconds + 12 + 15 * ("warm" in self.ways()) / len(self.ways())   # the warm way warms first
         return (("starting the apps", 25), ("warming until the JIT is quiet", WARM_MOST_S * 0.7),
                 ("the warm figures", 0 if self.s.rates else len(self.series) * 7 * (self.step_s + 1.5)),
                 ("the AOT training run", TRAIN_S * len(self.series) + 30),
@@ -158,7 +159,8 @@ class Coldstart:
                                                  else [])]
         self.sys.runner = self.native if way == "native" else ""
         t0 = time.monotonic()
-        proc = self.sys.start_app(f"app {name}", port, self.bench.delay_port, log_path, series, java_opts=opts)
+        proc = self.sys.start_app(f"app {name}", port, self.bench.delay_port, log_path, series, java_opts=opts,
+                                  env={"BENCH_WARM_UP": WARM_UP} if way == "warm" else None)
         self.sys.runner = ""
         url = f"http://127.0.0.1:{port}"
         self.sys.wait_app(proc, url, name, 120, series)

@@ -357,13 +357,14 @@ def build_plan(s):
 
 def app_starts(plan, reuse):
     """The indexes of the steps before which an app (and delay service) starts: every series with a fresh app,
-    with --reuse only the first one, a delay-client variant, the A/A row and a move to or from the bare process."""
+    with --reuse only the first one, a delay-client variant, the A/A row and a move to another process."""
     starts, current, client = [], None, None
-    bare = table().bare
+    own = table().bare
+    process = lambda series: base_of(series) if base_of(series) in own else "app"   # noqa: E731
     for i, st in enumerate(plan):
         if st.series != current:
             if not reuse or current is None or st.series.endswith("-aa") or client_of(st.series) != client \
-                    or (base_of(st.series) in bare) != (base_of(current) in bare):
+                    or process(st.series) != process(current):
                 starts.append(i)
                 client = client_of(st.series)
             current = st.series

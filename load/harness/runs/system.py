@@ -55,7 +55,7 @@ class System:
                             "you started the app yourself")
             if any(self.bare(m) for m in s.modes):
                 raise Fatal(f"--app-url: the series {', '.join(m for m in s.modes if self.bare(m))} is a process this "
-                            "script starts (the bare Vert.x main); measure it without --app-url")
+                            "script starts (the bare Vert.x main, vt-native); measure it without --app-url")
             if not is_loopback(self.url):
                 log(f"{self.url} is another machine: loading it, as --app-url names it")
         if s.cpus:   # --cpus app=N: the app on the last N cores, this runner and all it starts on the others
@@ -71,6 +71,9 @@ class System:
             if not tools.ensure_jar(self.ps, os.path.join(self.out, "logs", "build.log"), s.rebuild, s.no_build) \
                     and not self.runner:
                 raise Fatal(f"no {tools.JAR} (build with ./mvnw package -DskipTests)")
+            if any(self.kind(m) == "helidon" for m in s.modes) and not tools.vtnative_jar(
+                    self.ps, os.path.join(self.out, "logs", "build-vtnative.log"), s.rebuild, s.no_build):
+                raise Fatal(f"no {tools.VTNATIVE_JAR} (build with ./mvnw -f load/vtnative/pom.xml package)")
             self.db = Database(self.ps, ENV.db_port or 3306, os.path.join(self.out, "logs", "db.log"),
                                (ENV.jdbc_url, ENV.reactive_url))
             self.db.start()
@@ -101,23 +104,30 @@ class System:
             self.db.ready()
         return proc
 
+    def kind(self, series):
+        """The catalogue's kind of SERIES (mode, floor, ladder, bare, helidon); '' for a series it does not list."""
+        return table().kinds.get(plan.base_of(series), "")
+
     def bare(self, series):
-        """True when SERIES is the bare Vert.x process's (the catalogue's kind `bare`), not served by the app."""
+        """True when a process of its own serves SERIES (the catalogue's kinds `bare` and `helidon`), not the app."""
         return plan.base_of(series) in table().bare
 
     def start_app(self, name, port, delay_port, log_path, series="", java_opts=None, env=None):
         """An app of SERIES on PORT against the delay service on DELAY_PORT -> its Proc (not yet waited for); for a
-        bare series the bare Vert.x main from the jar's class path, with the app's JVM options and settings."""
+        bare series the bare Vert.x main from the jar's class path, for vt-native load/vtnative's jar, each with the
+        app's JVM options and settings."""
         opts = self.s.app_java_opts.split() if java_opts is None else java_opts
-        app_env = {**self.s.app_env, **(env or {}), "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
+        app_env = {**(self.db.env if self.db else {}), **self.s.app_env, **(env or {}),
+                   "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
                    "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{delay_port}"}
-        if self.bare(series):
-            if self.runner:
-                raise Fatal(f"--native: the series {series} runs on the JVM only (a main on the jar's class path)")
+        if self.bare(series) and self.runner:
+            raise Fatal(f"--native: the series {series} runs on the JVM only (a process of its own)")
+        if self.kind(series) == "helidon":
+            cmd = [self.java, *opts, "-jar", tools.VTNATIVE_JAR]
+        elif self.bare(series):
             cmd = [self.java, *opts, "-cp", tools.app_classpath(), tools.BARE_MAIN]
         else:
             cmd = [self.runner] if self.runner else [self.java, *opts, "-jar", tools.JAR]
-            app_env = {**(self.db.env if self.db else {}), **app_env}
         if plan.client_of(series):
             app_env["BENCH_BLOCKING_CLIENT"] = plan.client_of(series)
         return self.ps.start(name, [*self.taskset, *cmd], log_path=log_path, env=app_env)
@@ -140,8 +150,8 @@ class System:
         return path
 
     def ready_url(self, url, series=""):
-        """What answers 2xx once the process of SERIES at URL serves: the app's readiness check; the bare process
-        (no /q) its first scenario's request."""
+        """What answers 2xx once the process of SERIES at URL serves: the app's readiness check; a process of its own
+        (no /q: bare, vt-native) its first scenario's request."""
         if not self.bare(series):
             return f"{url}/q/health/ready"
         t = table()
@@ -149,11 +159,11 @@ class System:
                           if (plan.base_of(series), sc) in t.requests).path
 
     def metrics_url(self, url, series=""):
-        """The /q/metrics of the app at URL; '' for the bare process, which has none (nothing scrapes it)."""
+        """The /q/metrics of the app at URL; '' for a process of its own, which has none (nothing scrapes it)."""
         return "" if self.bare(series) else f"{url}/q/metrics"
 
     def save_metrics(self, url, series, path):
-        """The app's /q/metrics now into PATH (nothing for the bare process)."""
+        """The app's /q/metrics now into PATH (nothing for a process of its own)."""
         if self.metrics_url(url, series):
             save(procs.fetch(self.metrics_url(url, series), 5)[1], path)
 

@@ -88,18 +88,20 @@ class ObservabilityTest {
                         equalTo(List.of("100", "0", "0", "0", "0", "0")))
                 .body("find { it.name == 'workload' }.params[5].max", equalTo(1))
                 .body("find { it.name == 'workload' }.series.path", equalTo(List.of("/virtual/workload",
-                        "/worker/workload", "/reactive/workload")))
+                        "/worker/workload", "/reactive/workload", "/vt-native/workload")))
+                .body("find { it.name == 'db' }.series.kind", equalTo(List.of("mode", "mode", "mode", "helidon")))
                 .body("find { it.name == 'io' }.status", equalTo(200))
                 .body("find { it.name == 'io' }.body", equalTo(""))
                 // every series that serves a scenario, the floor and the ladder's rungs (docs/floor.md) after the modes
                 .body("find { it.name == 'io' }.series.name", equalTo(List.of("virtual", "worker", "reactive", "floor",
-                        "bare", "ladder-rest", "ladder-rest-client", "ladder-gateway", "ladder-reactive", "ladder-vt",
+                        "bare", "vt-native", "ladder-rest", "ladder-rest-client", "ladder-gateway", "ladder-reactive", "ladder-vt",
                         "ladder-vt-rest-client", "ladder-vt-gateway", "ladder-virtual")))
                 .body("find { it.name == 'io' }.series.find { it.name == 'ladder-vt' }.path", equalTo("/ladder/vt/io"))
                 .body("find { it.name == 'io' }.series.find { it.name == 'ladder-vt' }.kind", equalTo("ladder"))
                 .body("find { it.name == 'fanout' }.series.path", equalTo(List.of("/virtual/fanout", "/worker/fanout",
-                        "/reactive/fanout", "/floor/fanout", "/bare/fanout")))
-                .body("find { it.name == 'fanout' }.series.kind", equalTo(List.of("mode", "mode", "mode", "floor", "bare")))
+                        "/reactive/fanout", "/floor/fanout", "/bare/fanout", "/vt-native/fanout")))
+                .body("find { it.name == 'fanout' }.series.kind", equalTo(List.of("mode", "mode", "mode", "floor", "bare",
+                        "helidon")))
                 .body("find { it.name == 'pinning' }.series.path", equalTo(List.of("/virtual/pinning", "/worker/pinning")));
     }
 
@@ -117,8 +119,8 @@ class ObservabilityTest {
             @SuppressWarnings("unchecked")
             List<Map<String, String>> series = (List<Map<String, String>>) entry.get("series");
             for (Map<String, String> s : series) {
-                if (s.get("kind").equals("bare")) {
-                    continue;   // served by the bare Vert.x process, not by this app (BareTest)
+                if (s.get("kind").equals("bare") || s.get("kind").equals("helidon")) {
+                    continue;   // served by a process of its own, not by this app (BareTest, load/tests/test_vtnative.py)
                 }
                 var request = given();
                 if (!((String) entry.get("body")).isEmpty()) {

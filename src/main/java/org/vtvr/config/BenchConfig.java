@@ -126,6 +126,15 @@ public interface BenchConfig {
     @WithDefault("false")
     boolean delayHttp2();
 
+    /**
+     * How long the app may warm itself up before it reports ready: it sends every mode's io (calls of 0 ms) to its own
+     * port until its JIT compilers used less than a tenth of a core in the last second, at most this long, and only
+     * then answers UP on {@code /q/health/ready} (docs/faults.md "The first minute"). {@code 0s}: no warm-up, ready at
+     * once; a native executable has no JIT and never warms up.
+     */
+    @WithDefault("0s")
+    Duration warmUp();
+
     /** The values of {@code bench.blocking-client}. */
     enum BlockingClient {
         REST_CLIENT, SOCKET;

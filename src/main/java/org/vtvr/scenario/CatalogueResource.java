@@ -19,8 +19,8 @@ import java.util.List;
  * {@code GET /scenarios}: the catalogue as this instance serves it, bounds resolved from its configuration, so load
  * scripts and other clients take the scenario list from the running app instead of keeping their own. Besides the
  * modes, each entry names every series that serves the scenario with its path: the modes, and the measurement-only
- * series of docs/floor.md (the floor, the ladder's rungs, the bare Vert.x process), and what a load tool sends and
- * expects (body, status).
+ * series of docs/floor.md (the floor, the ladder's rungs, the bare Vert.x process, vt-native), and what a load tool
+ * sends and expects (body, status).
  * Served in every profile, the delay-only one too (the load harness reads it there before a run).
  */
 @Path(CatalogueResource.PATH)
@@ -28,6 +28,13 @@ import java.util.List;
 public class CatalogueResource {
 
     public static final String PATH = "/scenarios";
+
+    /**
+     * The series {@code vt-native}, of kind {@code helidon}: the blocking scenarios on Helidon SE's web server, a virtual
+     * thread per request without Quarkus (load/vtnative, issue #43), at the same paths below its own name.
+     */
+    static final String VT_NATIVE = "vt-native";
+    static final List<Scenario> VT_NATIVE_SCENARIOS = List.of(Scenario.IO, Scenario.FANOUT, Scenario.DB, Scenario.WORKLOAD);
 
     /**
      * One scenario: {@code path} is below each mode's root ({@code /<mode><path>}); {@code status} is a correct
@@ -40,10 +47,11 @@ public class CatalogueResource {
 
     /**
      * One series serving a scenario at {@code path}: {@code kind} is {@code mode} (a product mode), {@code floor},
-     * {@code ladder} (a rung of the cost ladder) or {@code bare}, the last three measurement tools only
+     * {@code ladder} (a rung of the cost ladder), {@code bare} or {@code helidon}, the last four measurement tools only
      * (docs/floor.md).
      * A {@code bare} series is not served by this app but by a process of its own without Quarkus
-     * ({@code bare.BareVertx}, at the same path), which the load harness starts beside it.
+     * ({@code bare.BareVertx}, at the same path), which the load harness starts beside it; so is a {@code helidon}
+     * series ({@value #VT_NATIVE}: load/vtnative's Helidon SE process).
      */
     public record Series(String name, String kind, String path) {
     }
@@ -80,6 +88,9 @@ public class CatalogueResource {
         if (FloorWork.SCENARIOS.contains(scenario)) {
             series.add(new Series(FloorRoutes.SERIES, "floor", "/" + FloorRoutes.SERIES + scenario.path()));
             series.add(new Series(BareVertx.SERIES, "bare", "/" + BareVertx.SERIES + scenario.path()));
+        }
+        if (VT_NATIVE_SCENARIOS.contains(scenario)) {
+            series.add(new Series(VT_NATIVE, "helidon", "/" + VT_NATIVE + scenario.path()));
         }
         if (LadderResource.SCENARIOS.contains(scenario)) {
             for (String rung : LadderResource.RUNGS) {
