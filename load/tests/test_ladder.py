@@ -20,7 +20,7 @@ from harness.runs import plan, trial_plan
 TRUE = {"floor": 0.050, "ladder-rest": 0.060, "ladder-rest-client": 0.080, "ladder-gateway": 0.088,
         "ladder-reactive": 0.095, "reactive": 0.100, "reactive-aa": 0.100, "ladder-vt": 0.070,
         "ladder-vt-rest-client": 0.098, "ladder-vt-gateway": 0.099, "ladder-virtual": 0.101, "virtual": 0.103,
-        "worker": 0.120, "bare": 0.030}
+        "worker": 0.120, "bare": 0.030, "vt-native": 0.080}
 P99 = {"floor": 101.0, "reactive": 104.0, "virtual": 106.0, "worker": 110.0}
 
 
@@ -71,10 +71,25 @@ def test_every_series_over_the_bare_process_and_in_the_summary(tmp_path):
     data = ladder.analyse(recs)
     assert data["over_bare"] and [r[0] for r in ladder_report.bare_rows(data)] == ["floor", "reactive"]
     md = "\n".join(ladder_report.md_lines(data))
-    assert "### Every series over the bare process" in md and "| floor | io 1,000/s | 0.0" in md
+    assert "### Every series over bare" in md and "| floor | io 1,000/s | 0.0" in md
     # bare is no model: the README table over the floor has reactive only
     assert [r[0] for r in ladder_report.table_rows(data)] == ["reactive"]
-    assert "Every series over the bare process" in ladder_report.html_section(data)
+    assert "Every series over bare" in ladder_report.html_section(data) and not data["over_vt_native"]
+
+
+def test_virtual_over_vt_native_is_quarkus_hand_off_and_vt_native_over_bare_the_threads():
+    """Issue #43: with vt-native and bare in the run, every series over each, with intervals, in both pages."""
+    recs = records(["bare", "vt-native", "virtual", "reactive"], 12)
+    data = ladder.analyse(recs)
+    over = {(e["series"], e["metric"]): e for e in data["over_vt_native"]}
+    e = over[("virtual", "cpu_ms_per_req")]
+    assert e["base"] == "vt-native" and e["ci_low"] < TRUE["virtual"] / TRUE["vt-native"] < e["ci_high"]
+    threads = next(x for x in data["over_bare"] if x["series"] == "vt-native" and x["metric"] == "cpu_ms_per_req")
+    assert threads["ci_low"] < TRUE["vt-native"] / TRUE["bare"] < threads["ci_high"]
+    md = "\n".join(ladder_report.md_lines(data))
+    assert "### Every series over vt-native" in md and "| CPU x vt-native |" in md
+    assert [r[0] for r in ladder_report.bare_rows(data, "over_vt_native")] == ["reactive", "virtual", "bare"]
+    assert "Every series over vt-native" in ladder_report.html_section(data)
 
 
 def test_the_waterfall_steps_add_up_from_the_floor_to_the_mode():

@@ -8,7 +8,7 @@ import csv
 import io
 import math
 import statistics
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 from scipy import stats
@@ -111,7 +111,12 @@ class ColdRun:
         return [s for s in self.starts if s.series == series and s.way == way]
 
     def as_dict(self):
-        return {**asdict(self), "rows": [asdict(r) for r in rows(self)]}
+        """The run as summary.json holds it: each start's seconds as one table (the field names once)."""
+        names = [f.name for f in fields(Second)]
+        starts = [{**{k: v for k, v in asdict(s).items() if k != "seconds"},
+                   "seconds": {"fields": names, "rows": [[getattr(x, n) for n in names] for x in s.seconds]}}
+                  for s in self.starts]
+        return {**asdict(self), "starts": starts, "rows": [asdict(r) for r in rows(self)]}
 
 
 @dataclass(frozen=True)
@@ -196,6 +201,7 @@ def of_json(d):
     run = ColdRun(d["rate"], d["seconds"], [Warm(**w) for w in d["warm"]], [], d.get("missing", {}),
                   d.get("facts", {}))
     for s in d["starts"]:
+        table = s["seconds"]
         run.starts.append(Start(s["series"], s["way"], s["n"], s["ready_ms"], s["cpu_ready_ms"],
-                                [Second(**x) for x in s["seconds"]]))
+                                [Second(**dict(zip(table["fields"], row, strict=True))) for row in table["rows"]]))
     return run

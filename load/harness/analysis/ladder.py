@@ -7,6 +7,7 @@ from harness.analysis import stats
 
 FLOOR = "floor"
 BARE = "bare"   # the floor's work in a Vert.x process of its own, no Quarkus (docs/floor.md)
+VT_NATIVE = "vt-native"   # the blocking scenarios on Helidon SE, a virtual thread per request from the socket (#43)
 # Each mode as shipped and the rungs from the floor up to it, one change each (docs/floor.md "The ladder"). The
 # rungs that call DelayGateway's blocking client use the client of their app (bench.blocking-client): a +socket
 # series of theirs runs in an app with the socket client, as virtual+socket does.
@@ -79,9 +80,10 @@ def over_floor(records, level=0.95, seed=0, base=FLOOR):
     return out
 
 
-def over_bare(records, level=0.95, seed=0):
-    """Every series over the bare process (the floor included: what the app around a plain route costs)."""
-    return over_floor(records, level, seed, BARE)
+def over_bare(records, level=0.95, seed=0, base=BARE):
+    """Every series over the bare process (the floor included: what the app around a plain route costs), or over
+    vt-native (BASE): what Quarkus' hand-off between event loops and carriers adds to virtual threads."""
+    return over_floor(records, level, seed, base)
 
 
 def waterfall(records, level=0.95, seed=0):
@@ -131,10 +133,11 @@ def project_share(records, level=0.95, seed=0, design_broken=None):
 
 
 def analyse(records, level=0.95, seed=0, design_broken=None):
-    """The ladder part of a run's verdicts.json: {"over_floor", "over_bare", "waterfall", "project_share"}; {} without
-    a floor, a bare series or a project base in the run."""
-    if not any(r["series"] in (FLOOR, BARE) or r["series"] in PROJECT_BASE.values() for r in records):
+    """The ladder part of a run's verdicts.json: {"over_floor", "over_bare", "over_vt_native", "waterfall",
+    "project_share"}; {} without a floor, a bare or vt-native series or a project base in the run."""
+    if not any(r["series"] in (FLOOR, BARE, VT_NATIVE) or r["series"] in PROJECT_BASE.values() for r in records):
         return {}
     return {"over_floor": over_floor(records, level, seed), "over_bare": over_bare(records, level, seed),
+            "over_vt_native": over_bare(records, level, seed, VT_NATIVE),
             "waterfall": waterfall(records, level, seed),
             "project_share": project_share(records, level, seed, design_broken)}

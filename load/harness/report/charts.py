@@ -43,10 +43,11 @@ class Tips:
         return self._index[text]
 
 
-def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=328, h=270, tips=None, xevery=1):
+def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=328, h=270, tips=None, xevery=1,
+              dots=True):
     """series: [{name, color, dash, points: [(x, y, flagged, tooltip)]}]; x is categorical (sorted union), every
     XEVERY-th one labelled. TIPS (a Tips) takes the hover texts; without it each point carries its own <title> (a
-    standalone SVG file)."""
+    standalone SVG file). DOTS False: lines only, no marker or hover text per point (a dense time series)."""
     pts = [p for s in series for p in s["points"] if p[1] is not None]
     ml, mr, mt, mb = 52, 10, 56, 40
     legend, lx, ly = [], ml, 0   # (x, line) of each series' legend entry, wrapped to the chart's width
@@ -105,6 +106,8 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
             d = " ".join(f"{'M' if i == 0 else 'L'}{fx(p[0]) + dx:.1f},{fy(p[1]):.1f}" for i, p in enumerate(sp))
             dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
             out.append(f'<path d="{d}" fill="none" stroke="{s["color"]}" stroke-width="2"{dash}/>')
+        if not dots:
+            continue
         out.append(f'<g fill="{s["color"]}">')
         for x, y, flagged, tip in sp:
             cx, cy = fx(x) + dx, fy(y)

@@ -15,6 +15,8 @@ from harness.infra.procs import log
 from harness.report import pages
 from harness.report.charts import mode_color, svg_chart
 
+SHORT = {"jvm": "on the plain JVM", "warm": "ready once warm", "aot": "with the AOT cache",
+         "native": "as a native executable"}
 START_COLORS = ("#1b6ca8", "#d1495b", "#2e933c", "#edae49", "#6c4f9c", "#00798c", "#8c564b")
 
 
@@ -54,9 +56,11 @@ def opening(run):
     ceil = [w.ceiling for w in run.warm if w.ceiling]
     why = f"half the lowest warm ceiling, {min(ceil):,} req/s" if ceil else "set by --rates"
     n = max((r.starts for r in rs), default=0)
-    never = [r for r in rs if r.settled == 0]
-    title = ("# The first minute under load: " + (f"{', '.join(sorted({r.series for r in never}))} never settled "
-             "in some way of starting" if never else "every series settled"))
+    late = {w: [r.late.mean for r in rs if r.way == w] for w in ways}
+    title = "# The first minute under load: " + ", ".join(
+        f"{_span(v)}{' requests answered late per start' if i == 0 else ''} {SHORT[w]}"
+        for i, (w, v) in enumerate(late.items())) + "".join(
+        f"; {r.series} {SHORT[r.way]} did not settle within {run.seconds} s" for r in rs if r.settled == 0)
     lines = [title,
              f"Started {', '.join(series)} fresh {n} times each way ({', '.join(WAY_NAMES[w] for w in ways)}), one "
              f"Quarkus {f.get('quarkus') or '?'} app at a time on {f.get('cores', '?')} cores, and loaded each from "
@@ -73,6 +77,11 @@ def opening(run):
             f"{WAY_NAMES[w].removeprefix('the ')}: {', '.join(g)}" for w, g in gains.items() if g) + ".")
     lines += [f"Not run: {WAY_NAMES[w]} ({why_not})." for w, why_not in run.missing.items()]
     return lines[:8]
+
+
+def _span(values):
+    lo, hi = min(values), max(values)
+    return f"{lo:,.0f}" if round(lo) == round(hi) else f"{lo:,.0f}-{hi:,.0f}"
 
 
 def _f(x, digits=0):
@@ -134,19 +143,19 @@ def charts(run):
                               f"{x.ok}/{x.sent} answered") for x in s.seconds]} for s in starts]
         out.append(svg_chart(f"{series}, {WAY_NAMES[way]}", f"p99 per second at {run.rate:,} req/s of io", lines,
                              "seconds after ready", "ms", hlines=[(SETTLE_X * warm, f"{SETTLE_X:g}x warm p99")],
-                             logy=True, w=460, h=300, xevery=10))
+                             logy=True, w=460, h=300, xevery=10, dots=False))
     cpu = [{"name": f"{x} ({w})", "color": mode_color(x, [g[0] for g in run.groups()]), "dash": w != "jvm",
             "points": [(t, statistics.fmean(s.seconds[t].cpu_ms / 10 for s in run.of(x, w) if t < len(s.seconds)),
                         False, f"{x} {w}, second {t}") for t in range(run.seconds)]} for x, w in run.groups()]
     out.append(svg_chart("The app's CPU per second", "mean over the starts", cpu, "seconds after ready",
-                         "% of a core", logy=False, w=460, h=300, xevery=10))
+                         "% of a core", logy=False, w=460, h=300, xevery=10, dots=False))
     return out
 
 
 def publish(run, out):
     """OUT/summary.json, summary.md, report.html; the opening on stdout -> 0."""
     with open(os.path.join(out, "summary.json"), "w") as f:
-        json.dump({"design": "coldstart", **run.as_dict()}, f, indent=0, separators=(",", ":"))
+        json.dump({"design": "coldstart", **run.as_dict()}, f, separators=(",", ":"))
     md = markdown(run)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(md)

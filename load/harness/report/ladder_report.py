@@ -93,12 +93,26 @@ def table_rows(data):
 
 
 SERIES_HEAD = ("series", "step", "CPU x floor", "CPU ms/req added", "p99 x floor", "blocks")
-BARE_HEAD = ("series", "step", "CPU ms/req, bare -> series", "CPU x bare", "CPU ms/req added", "p99 x bare", "blocks")
+# a process of its own each series is measured over: its key in the ladder data, its name, what it tells
+OWN = (("over_bare", "bare", "The same io and fanout in a Vert.x process of its own, no Quarkus (the series bare, "
+        "docs/floor.md)."),
+       ("over_vt_native", "vt-native", "The same io, fanout, db and workload on Helidon SE's web server, a virtual "
+        "thread per request from the socket, blocking clients, no event loop (the series vt-native, docs/floor.md): "
+        "virtual over vt-native is what Quarkus' hand-off between event loops and carriers costs; vt-native over "
+        "bare what the threads and Helidon cost over a bare Vert.x route."))
 
 
-def bare_rows(data):
-    """[BARE_HEAD's cells] for every series measured beside the bare process, at every step."""
-    entries = data.get("over_bare", [])
+def bare_head(base="bare"):
+    return ("series", "step", f"CPU ms/req, {base} -> series", f"CPU x {base}", "CPU ms/req added", f"p99 x {base}",
+            "blocks")
+
+
+BARE_HEAD = bare_head()
+
+
+def bare_rows(data, key="over_bare"):
+    """[bare_head's cells] for every series measured beside the process of KEY (bare, vt-native), at every step."""
+    entries = data.get(key, [])
     by = {(e["series"], e["scenario"], e["rate"], e["metric"]): e for e in entries}
     out = []
     for (series, sc, rate) in dict.fromkeys((e["series"], e["scenario"], e["rate"]) for e in entries):
@@ -156,11 +170,11 @@ def md_lines(data):
         out += ["### Every series over the floor", "", "| " + " | ".join(SERIES_HEAD) + " |",
                 "|---|---|---|---|---|---|"]
         out += ["| " + " | ".join(r) + " |" for r in series_rows(data)] + [""]
-    if data.get("over_bare"):
-        out += ["### Every series over the bare process", "",
-                "The same io and fanout in a Vert.x process of its own, no Quarkus (the series bare, docs/floor.md).",
-                "", "| " + " | ".join(BARE_HEAD) + " |", "|---|---|---|---|---|---|---|"]
-        out += ["| " + " | ".join(r) + " |" for r in bare_rows(data)] + [""]
+    for key, base, what in OWN:
+        if data.get(key):
+            out += [f"### Every series over {base}", "", what, "", "| " + " | ".join(bare_head(base)) + " |",
+                    "|---|---|---|---|---|---|---|"]
+            out += ["| " + " | ".join(r) + " |" for r in bare_rows(data, key)] + [""]
     if data.get("waterfall"):
         out += ["### The ladder: CPU ms/req added rung by rung", ""]
         out += [f"- {w['mode']}, {w['scenario']} {w['rate']:,.0f}/s: {waterfall_text(w)}" for w in data["waterfall"]]
@@ -188,7 +202,8 @@ def html_section(data):
         models_head=("model", "step", "CPU ms/req, floor -> model", "CPU ms/req added", "CPU x floor", "p99 ms added",
                      "p99 x floor"),
         series=series_rows(data) if data.get("over_floor") else [], series_head=SERIES_HEAD,
-        bare=bare_rows(data), bare_head=BARE_HEAD,
+        own=[(f"Every series over {base}", what, bare_head(base), bare_rows(data, key)) for key, base, what in OWN
+             if data.get(key)],
         waterfalls=[charts.waterfall_svg(w) for w in data.get("waterfall") or []],
         share_max=f"{100 * ladder.PROJECT_SHARE_MAX:.0f}",
         shares_head=("mode", "step", "above", "share [interval]", "CPU ms/req added", "blocks", "verdict"),

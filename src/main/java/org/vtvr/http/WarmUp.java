@@ -50,14 +50,24 @@ public class WarmUp implements HealthCheck {
 
     void start(@Observes StartupEvent event, BenchConfig config, Config all) {
         Duration bound = config.warmUp();
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        if (bound.isZero() || bound.isNegative() || jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+        CompilationMXBean jit = bound.isZero() || bound.isNegative() ? null : compiler();
+        if (jit == null) {
             warm = true;
             return;
         }
         String key = LaunchMode.current() == LaunchMode.TEST ? "quarkus.http.test-port" : "quarkus.http.port";
         int port = all.getValue(key, Integer.class);
         Thread.ofVirtual().name("warm-up").start(() -> run(port, bound, jit));
+    }
+
+    /** The JIT's compilation time, or null where there is none to read (a native executable). */
+    private static CompilationMXBean compiler() {
+        try {
+            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit : null;
+        } catch (RuntimeException | Error e) {
+            return null;
+        }
     }
 
     private void run(int port, Duration bound, CompilationMXBean jit) {
