@@ -134,13 +134,13 @@ def test_dry_run_gives_the_stages_and_their_time(capsys):
 
 
 @pytest.mark.slow
-def test_compare_coldstart_end_to_end(shared_db, tmp_path):
+def test_compare_coldstart_end_to_end(launcher, tmp_path):
     """`--experiment coldstart` cut short (one mode, one start each way, 8 s at a set rate): exit 0, the per-second
     p99 and the settling time of the plain JVM, of the one ready once warm and of the AOT cache in summary.json, the
     native way named as not run."""
     r = subprocess.run(["./compare.sh", "--experiment", "coldstart", "--modes", "virtual", "--starts", "1",
                         "--duration", "8s", "--rates", "200", "--seed", "5", "--out", str(tmp_path / "run")],
-                       cwd=LOAD, env=shared_db.env, capture_output=True, text=True, timeout=900)
+                       cwd=LOAD, env=launcher.env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     data = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert data["design"] == "coldstart" and data["rate"] == 200
@@ -152,6 +152,7 @@ def test_compare_coldstart_end_to_end(shared_db, tmp_path):
     assert {(x["series"], x["way"]) for x in data["rows"]} == ways
     assert all("settle_s" in x for x in data["rows"]) and "native" in data["missing"]
     assert (tmp_path / "run" / "report.html").read_text().count("<svg") == 4
+    assert not launcher.running()
 
 
 def test_the_committed_run_renders_as_published():

@@ -134,6 +134,7 @@ def markdown(run):
 
 
 def charts(run):
+    """[(file name, SVG)]: p99 per second of each series and way (a line per start), the app's CPU per second."""
     out = []
     for series, way in run.groups():
         starts = run.of(series, way)
@@ -141,14 +142,15 @@ def charts(run):
         lines = [{"name": f"start {s.n}", "color": START_COLORS[(s.n - 1) % len(START_COLORS)],
                   "points": [(x.t, x.p99_ms, False, f"{series} {way} start {s.n}, second {x.t}: p99 {x.p99_ms} ms, "
                               f"{x.ok}/{x.sent} answered") for x in s.seconds]} for s in starts]
-        out.append(svg_chart(f"{series}, {WAY_NAMES[way]}", f"p99 per second at {run.rate:,} req/s of io", lines,
-                             "seconds after ready", "ms", hlines=[(SETTLE_X * warm, f"{SETTLE_X:g}x warm p99")],
-                             logy=True, w=460, h=300, xevery=10, dots=False))
+        out.append((f"p99-{series}-{way}.svg", svg_chart(
+            f"{series}, {WAY_NAMES[way]}", f"p99 per second at {run.rate:,} req/s of io", lines, "seconds after ready",
+            "ms", hlines=[(SETTLE_X * warm, f"{SETTLE_X:g}x warm p99")], logy=True, w=460, h=300, xevery=10,
+            dots=False)))
     cpu = [{"name": f"{x} ({w})", "color": mode_color(x, [g[0] for g in run.groups()]), "dash": w != "jvm",
             "points": [(t, statistics.fmean(s.seconds[t].cpu_ms / 10 for s in run.of(x, w) if t < len(s.seconds)),
                         False, f"{x} {w}, second {t}") for t in range(run.seconds)]} for x, w in run.groups()]
-    out.append(svg_chart("The app's CPU per second", "mean over the starts", cpu, "seconds after ready",
-                         "% of a core", logy=False, w=460, h=300, xevery=10, dots=False))
+    out.append(("cpu.svg", svg_chart("The app's CPU per second", "mean over the starts", cpu, "seconds after ready",
+                                      "% of a core", logy=False, w=460, h=300, xevery=10, dots=False)))
     return out
 
 
@@ -159,10 +161,13 @@ def publish(run, out):
     md = markdown(run)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(md)
-    head = opening(run)
+    head, figures = opening(run), charts(run)
     with open(os.path.join(out, "report.html"), "w") as f:
-        f.write(pages.render("quick.html.j2", title=head[0].lstrip("# "), lines=head[1:], charts=charts(run),
-                             md=md.split("\n", len(head))[-1]))
+        f.write(pages.render("quick.html.j2", title=head[0].lstrip("# "), lines=head[1:],
+                             charts=[svg for _, svg in figures], md=md.split("\n", len(head))[-1]))
+    for name, svg in figures:       # each chart a file of its own too, for a page to show (docs/startup.md)
+        with open(os.path.join(out, name), "w") as f:
+            f.write(pages.standalone(svg))
     log(f"coldstart run: {out}/summary.md, report.html")
     print("\n".join(head))
     return 0
