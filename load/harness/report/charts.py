@@ -84,7 +84,8 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
         fy = lambda v: mt + ph - v / top * ph  # noqa: E731
     n = len(xs)
     fx = lambda x: ml + (pw * (xs.index(x) + 0.5) / n)  # noqa: E731
-    nudge = {id(s): (i - (len(series) - 1) / 2) * 5 for i, s in enumerate(series)}  # equal values stay visible
+    # equal values stay visible as markers side by side; lines alone keep their true x
+    nudge = {id(s): (i - (len(series) - 1) / 2) * 5 * dots for i, s in enumerate(series)}
     out.append(f'<rect x="{ml}" y="{mt}" width="{pw}" height="{ph}" class="plot"/>')
     # the grid as one path and the tick labels in two groups: a report draws a hundred charts
     out.append('<path class="grid" d="' + "".join(f"M{ml} {fy(t):.1f}h{pw}" for t in ticks) + '"/>')
