@@ -2,10 +2,11 @@ package org.vtvr.http;
 
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.health.api.AsyncHealthCheck;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 import org.jboss.logging.Logger;
@@ -33,11 +34,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * compilers used less than {@link #QUIET_SHARE} of a core in the last round (after {@link #MIN_ROUNDS} rounds) or the
  * bound has passed; meanwhile this readiness check answers DOWN. Measured with {@code load/compare.sh --experiment
  * coldstart} (docs/startup.md): a fresh app loaded from its first ready second queued for seconds without it.
- * A JVM without compilation-time monitoring (a native executable) has nothing to warm and is ready at once.
+ * A JVM without compilation-time monitoring (a native executable) has nothing to warm and is ready at once. The check
+ * is asynchronous, as {@code data/DatabaseReadiness} is, so readiness answers while the worker pool is full
+ * ({@code WorkerBoundTest}).
  */
 @Readiness
 @ApplicationScoped
-public class WarmUp implements HealthCheck {
+public class WarmUp implements AsyncHealthCheck {
 
     static final int CLIENTS = 16;
     static final double QUIET_SHARE = 0.10;
@@ -129,9 +132,10 @@ public class WarmUp implements HealthCheck {
         }
     }
 
+    /** Answered at once on the event loop: a blocking check would run on the worker pool, behind its queue. */
     @Override
-    public HealthCheckResponse call() {
-        return HealthCheckResponse.named("warm-up").status(warm).withData("requests", sent.get())
-                .withData("tookMs", tookMs).build();
+    public Uni<HealthCheckResponse> call() {
+        return Uni.createFrom().item(HealthCheckResponse.named("warm-up").status(warm).withData("requests", sent.get())
+                .withData("tookMs", tookMs).build());
     }
 }
