@@ -6,34 +6,12 @@ import os
 import subprocess
 
 import pytest
+from fakes import settings, system
 
-from harness import cli
 from harness.infra import tools
 from harness.runs import interleave, plan
-from harness.runs.system import System
 
 LOAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-class FakePs:
-    """Records what System starts instead of starting it."""
-
-    def __init__(self):
-        self.started = []
-
-    def start(self, name, argv, **kw):
-        self.started.append((name, argv, kw))
-        return name
-
-
-def settings(*argv):
-    return plan.settings(cli.compare_parser().parse(["--seed", "7", *argv]))
-
-
-def system(*argv):
-    sysm = System(settings(*argv), "/tmp/out", FakePs())
-    sysm.java = "/jdk/bin/java"
-    return sysm
 
 
 def test_the_catalogue_names_it_a_bare_series():

@@ -10,35 +10,14 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from fakes import FakePs, settings, system
 
-from harness import cli
 from harness.infra import catalogue, procs, tools
 from harness.infra.database import Database
-from harness.runs import interleave, plan
+from harness.runs import interleave
 from harness.runs.system import System
 
 SERVED = ("io", "fanout", "db", "workload")
-
-
-class FakePs:
-    """Records what System starts instead of starting it."""
-
-    def __init__(self):
-        self.started = []
-
-    def start(self, name, argv, **kw):
-        self.started.append((name, argv, kw))
-        return name
-
-
-def settings(*argv):
-    return plan.settings(cli.compare_parser().parse(["--seed", "7", *argv]))
-
-
-def system(*argv):
-    sysm = System(settings(*argv), "/tmp/out", FakePs())
-    sysm.java = "/jdk/bin/java"
-    return sysm
 
 
 def test_the_catalogue_names_it_a_process_of_its_own():
