@@ -14,8 +14,9 @@ from fakes import FakePs, settings, system
 
 from harness.infra import catalogue, procs, tools
 from harness.infra.database import Database
-from harness.runs import interleave
+from harness.runs import interleave, scale
 from harness.runs.system import System
+from harness.sampling.prom import metric_sum, parse
 
 SERVED = ("io", "fanout", "db", "workload")
 
@@ -79,6 +80,16 @@ def test_the_interleaved_design_measures_it_where_it_serves():
     tp, _ = interleave.trial_plan(s, 7)
     assert "vt-native" in tp.series
     assert all(interleave.serves("vt-native", x) for x in SERVED) and not interleave.serves("vt-native", "cpu")
+
+
+def test_the_scale_experiment_holds_it_over_http1_only():
+    s = settings("--experiment", "scale", "--modes", "virtual,vt-native")
+    groups = {(series, transport) for series, transport, levels in scale.groups_of(s, 20_000) if levels}
+    assert groups == {("virtual", "http1"), ("virtual", "h2c"), ("vt-native", "http1")}
+    assert "HTTP/1.1 server and client only" in scale.no_h2c(s)["vt-native"] and "virtual" not in scale.no_h2c(s)
+    skipped = {(series, t): why for series, t, _, why in scale.burst.bursts_of(s.modes, s.quick, scale.no_h2c(s))}
+    assert skipped[("vt-native", "http1")] is None and skipped[("virtual", "h2c")] is None
+    assert skipped[("vt-native", "h2c")] == scale.no_h2c(s)["vt-native"]
 
 
 # ------------------------------------------------------------------------------------ run for real (slow)
@@ -191,3 +202,15 @@ def test_a_call_past_the_deadline_gets_the_virtual_modes_504(live, query):
     assert virtual[0] == native[0] == 504 and virtual[1] == native[1] == "application/problem+json"
     assert native[2] == {**virtual[2], "instance": native[2]["instance"]}
     assert native[2]["type"] == "urn:vtvr:problem:delay-timeout"
+
+
+@pytest.mark.slow
+def test_its_metrics_carry_what_the_scale_experiment_reads_under_the_apps_names(live):
+    """/q/metrics as on the app: requests in progress by admission's gauge, heap, live threads, collector pauses."""
+    assert live.get("vt-native", "io?delay=0")[0] == 200
+    for series in ("virtual", "vt-native"):
+        code, body = procs.fetch(live.urls[series] + "/q/metrics", 5)
+        m = parse(body.decode())
+        assert code == 200, series
+        assert metric_sum(m, "admission_in_flight", mode=series) == 0, series
+        assert metric_sum(m, "jvm_memory_used_bytes", area="heap") > 0 and metric_sum(m, "jvm_threads_live_threads")

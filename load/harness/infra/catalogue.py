@@ -1,4 +1,4 @@
-"""The scenario catalogue as the app serves it (`GET /scenarios`, src/main/java/org/vtvr/scenario/CatalogueResource),
+"""The scenario catalogue as the app serves it (`GET /scenarios`, src/main/java/org/vtvr/web/CatalogueResource),
 turned into requests: a scenario name and a series (a mode, the floor, a ladder rung, the bare process) become method,
 path with query, expected status and body. load/ keeps no list of its own: scenarios, series and their paths,
 parameters, defaults and bounds all come from the app.

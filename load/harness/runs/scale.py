@@ -31,6 +31,7 @@ from harness.analysis.scale import (
 )
 from harness.analysis.steps import read_json, step_row
 from harness.drivers.base import Load
+from harness.infra.catalogue import table
 from harness.infra.errors import Fatal
 from harness.infra.numbers import rnd
 from harness.infra.procs import Procs, fetch, log
@@ -38,6 +39,8 @@ from harness.report.scale_report import write_report
 from harness.runs import plan
 from harness.runs.sequential import Sequential
 from harness.sampling.jvm import (
+    IO_PATH,
+    READY_PATH,
     Monitor,
     class_histogram,
     delay_calls,
@@ -51,7 +54,7 @@ from harness.sampling.jvm import (
 
 def estimate_run_s(s, nofile):
     """Seconds the run that settings S ask for takes (estimate_s of its groups and bursts)."""
-    return estimate_s(groups_of(s, nofile), plan.warmup_s(s), burst.bursts_of(s.modes, s.quick))
+    return estimate_s(groups_of(s, nofile), plan.warmup_s(s), burst.bursts_of(s.modes, s.quick, no_h2c(s)))
 
 
 # Hyperfoil 0.25.2 speaks HTTP/2 only over TLS: its HttpBuilder answers directHttp2 (h2c with prior knowledge) with
@@ -59,16 +62,30 @@ def estimate_run_s(s, nofile):
 NO_H2C = {"hyperfoil": "Hyperfoil 0.25.2 has no cleartext HTTP/2 (directHttp2: \"Direct HTTP/2 not implemented\")"}
 
 
+# A series served by a process of its own, by its catalogue kind: vt-native is built with Helidon's HTTP/1.1 server
+# and client only. Its delay calls over h2c would need Helidon's HTTP/2 client beside its server's, or they would
+# take a socket each where the Quarkus modes' share a few connections: not the same work
+NO_H2C_KIND = {"helidon": "vt-native is built with Helidon's HTTP/1.1 server and client only (docs/floor.md)"}
+
+
+def no_h2c(s):
+    """{series: why it is not run over h2c}: every series with --tools hyperfoil, and the series of a kind in
+    NO_H2C_KIND."""
+    kinds = table().kinds
+    return {series: why for series in s.modes
+            if (why := NO_H2C.get(s.tools[0]) or NO_H2C_KIND.get(kinds.get(plan.base_of(series), "")))}
+
+
 def groups_of(s, nofile):
     """[(series, transport, [Level])]: every chosen series over both transports (HTTP/1.1 only with a tool in NO_H2C),
     each with the levels it can hold."""
-    lv = QUICK_LEVELS if s.quick else LEVELS
+    lv, skip = QUICK_LEVELS if s.quick else LEVELS, no_h2c(s)
     stairs = plan_levels(lv, min_delay_ms=QUICK_MIN_DELAY_MS if s.quick else MIN_DELAY_MS,
                          hold_s=QUICK_HOLD_S if s.quick else HOLD_S)
     out = []
     for series in s.modes:
         for transport in TRANSPORTS:
-            if transport == "h2c" and s.tools[0] in NO_H2C:
+            if transport == "h2c" and series in skip:
                 continue
             keep = levels_for(lv, transport, plan.client_of(series), nofile)
             out.append((series, transport, [x for x in stairs if x.in_flight in keep]))
@@ -99,7 +116,7 @@ class ScaleRun:
             if not levels:
                 continue
             index = self.group(series, transport, levels, index)
-        for series, transport, calls, skipped in burst.bursts_of(self.s.modes, self.s.quick):
+        for series, transport, calls, skipped in burst.bursts_of(self.s.modes, self.s.quick, no_h2c(self.s)):
             if skipped:
                 self.skipped.append((series, transport, calls, skipped))
             else:
@@ -135,6 +152,8 @@ class ScaleRun:
         self.idle[(series, transport)] = {**start, "in_flight": 0}
         monitor = Monitor(pid, b.url, mode)
         monitor.start()
+        # a process of its own has no readiness check: its own quick io request alone
+        paths = (None, f"/{mode}/io?delay=0") if b.sys.bare(series) else (READY_PATH, IO_PATH)
         tools = []
         try:
             for lv in levels:
@@ -163,7 +182,8 @@ class ScaleRun:
                 # the hold: every request of this level is in flight from DELAY_MS on
                 time.sleep(max(0.0, lv.delay_ms / 1000 + 0.5 - (time.monotonic() - t_level)))
                 before, delay_gc = monitor.sample(), gc_pause_s(delay_url)
-                extra = probe(b.url, max(1.0, lv.hold_s - JCMD_S - 1.5), record=os.path.join(d, "probe.jsonl"))
+                extra = probe(b.url, max(1.0, lv.hold_s - JCMD_S - 1.5), record=os.path.join(d, "probe.jsonl"),
+                              paths=paths)
                 extra.update(window(before, monitor.sample()))
                 delay_gc_after = gc_pause_s(delay_url)   # the probe's io call waits on the delay service too
                 if delay_gc is not None and delay_gc_after is not None:
@@ -258,14 +278,14 @@ def run(s, out, cmdline):
                     "hyperfoil")
     nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     groups = groups_of(s, nofile)
-    if s.tools[0] in NO_H2C:
-        log(f"--tools {s.tools[0]}: HTTP/1.1 levels only; {NO_H2C[s.tools[0]]}")
+    for series, why in no_h2c(s).items():
+        log(f"{series}: HTTP/1.1 levels only; {why}")
     if s.dry_run:
         for series, transport, levels in groups:
             print(f"{series} {transport}: " + (", ".join(f"{x.in_flight:,} ({x.rate:,} req/s x {x.delay_ms} ms)"
                                                          for x in levels) or "no level fits")
                   + f"  [{ceiling(transport, plan.client_of(series), nofile)[1]}]")
-        bursts = burst.bursts_of(s.modes, s.quick)
+        bursts = burst.bursts_of(s.modes, s.quick, no_h2c(s))
         for series, transport, calls, skipped in bursts:
             print(f"{series} {transport}: one request fanning out {calls:,} calls" + (f" not run: {skipped}"
                                                                                      if skipped else ""))

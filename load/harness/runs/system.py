@@ -151,7 +151,7 @@ class System:
 
     def ready_url(self, url, series=""):
         """What answers 2xx once the process of SERIES at URL serves: the app's readiness check; a process of its own
-        (no /q: bare, vt-native) its first scenario's request."""
+        (no readiness check: bare, vt-native) its first scenario's request."""
         if not self.bare(series):
             return f"{url}/q/health/ready"
         t = table()

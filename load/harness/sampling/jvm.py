@@ -91,15 +91,21 @@ class Monitor(threading.Thread):
             f.close()
 
 
-def probe(url, seconds, every_s=0.1, record=None):
-    """For SECONDS: /q/health/ready (answered 200 within PROBE_READY_MS?) and virtual/io?delay=0, each every
-    EVERY_S s, one at a time -> {ready_max_ms, ready_failed, io_p99_ms, io_failed, probe_ok}; every answer to the
-    file RECORD too ({"t", "path", "ms", "status"} a line: when the slow ones came)."""
+READY_PATH, IO_PATH = "/q/health/ready", "/virtual/io?delay=0"
+
+
+def probe(url, seconds, every_s=0.1, record=None, paths=(READY_PATH, IO_PATH)):
+    """For SECONDS: the readiness check (answered 200 within PROBE_READY_MS?) and a quick io request (PATHS; a
+    process with no readiness check gives None for the first), each every EVERY_S s, one at a time ->
+    {ready_max_ms, ready_failed, io_p99_ms, io_failed, probe_ok}; every answer to the file RECORD too
+    ({"t", "path", "ms", "status"} a line: when the slow ones came)."""
     ready, io, bad_ready, bad_io = [], [], 0, 0
     rec = open(record, "w", buffering=1) if record else None
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        for path, out in (("/q/health/ready", ready), ("/virtual/io?delay=0", io)):
+        for path, out in ((paths[0], ready), (paths[1], io)):
+            if path is None:
+                continue
             t0 = time.monotonic()
             code = procs.http_status(url + path, timeout=2.0)
             out.append((time.monotonic() - t0) * 1000)
@@ -114,11 +120,11 @@ def probe(url, seconds, every_s=0.1, record=None):
         time.sleep(every_s)
     if rec:
         rec.close()
-    res = {"probe_ready_max_ms": rnd(max(ready, default=0), 1), "probe_ready_failed": bad_ready,
-           "probe_io_p99_ms": rnd(percentile(io, 99), 1), "probe_io_failed": bad_io,
+    res = {"probe_ready_max_ms": rnd(max(ready, default=0), 1) if paths[0] else None,
+           "probe_ready_failed": bad_ready, "probe_io_p99_ms": rnd(percentile(io, 99), 1), "probe_io_failed": bad_io,
            "probe_io_slow": sum(ms > PROBE_IO_P99_MS for ms in io), "probe_io_n": len(io)}
-    res["probe_ok"] = bool(ready) and not bad_ready and not bad_io and res["probe_ready_max_ms"] <= PROBE_READY_MS \
-        and (res["probe_io_p99_ms"] or 0) <= PROBE_IO_P99_MS
+    res["probe_ok"] = bool(io) and (paths[0] is None or bool(ready)) and not bad_ready and not bad_io \
+        and (res["probe_ready_max_ms"] or 0) <= PROBE_READY_MS and (res["probe_io_p99_ms"] or 0) <= PROBE_IO_P99_MS
     return res
 
 

@@ -16,7 +16,7 @@ import org.vtvr.api.OrderRequest;
 import org.vtvr.config.BenchConfig;
 import org.vtvr.api.DelayReply;
 import org.vtvr.error.Problem;
-import org.vtvr.scenario.CatalogueResource;
+import org.vtvr.web.CatalogueResource;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Param;
 import org.vtvr.scenario.Scenario;

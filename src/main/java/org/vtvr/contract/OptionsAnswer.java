@@ -5,7 +5,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import org.vtvr.error.AllowedMethods;
+import org.vtvr.web.AllowedMethods;
 
 /**
  * Answers {@code OPTIONS} on every endpoint path with 204 and the same {@code Allow} as its 405 answers and the

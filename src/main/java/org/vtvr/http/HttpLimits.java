@@ -1,8 +1,6 @@
 package org.vtvr.http;
 
 import io.netty.handler.codec.DecoderException;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.quarkus.logging.Log;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.http.HttpConnection;
@@ -11,25 +9,21 @@ import io.vertx.core.json.Json;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.HttpException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.vtvr.config.BenchConfig;
-import org.vtvr.error.AllowedMethods;
 import org.vtvr.error.Problem;
-import org.vtvr.error.ProblemException;
 import org.vtvr.error.ProblemType;
 
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.regex.Pattern;
 
 /**
  * The first handler of every request, on the event loop before any body is read or any thread is dispatched: refuses
- * an oversized request target (414), declared body (413) or header block (431) as problem+json, and answers a request
- * the router failed before any resource ran the same way. {@link Admission} runs next.
+ * an oversized request target (414), declared body (413) or header block (431) as problem+json. {@link Admission}
+ * runs next; a request the router fails before any resource ran is answered by {@code web.RouteFailures}.
  * <p>
  * Netty refuses a request line or header block beyond {@code quarkus.http.limits.max-initial-line-length} /
  * {@code max-header-size} itself, with an empty body, before any handler runs; those are set well above the limits
@@ -39,7 +33,7 @@ import java.util.regex.Pattern;
 public class HttpLimits {
 
     /** Before Quarkus' body handling (upload limit, body handler of Quarkus REST) and every application route. */
-    static final int ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
+    public static final int ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 2;
 
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,30}");
 
@@ -49,50 +43,7 @@ public class HttpLimits {
     void install(@Observes Router router, BenchConfig config) {
         this.config = config;
         maxBody = ConfigProvider.getConfig().getValue("quarkus.http.limits.max-body-size", MemorySize.class).asLongValue();
-        router.route().order(ORDER).handler(this::handle).failureHandler(HttpLimits::failed);
-    }
-
-    /**
-     * A request the router failed before any resource ran (no {@code Host} on HTTP/1.1, a query string that does not
-     * decode), or a plain route failed with a {@link ProblemException} (the floor series): problem+json instead of
-     * Quarkus' error page, which names the exception. Failures inside the REST resources never get here:
-     * ProblemMappers answers them.
-     */
-    private static void failed(RoutingContext rc) {
-        if (rc.response().closed()) {
-            return;   // the client hung up (org.vtvr.http.Arrival): no one to answer
-        }
-        if (rc.response().headWritten()) {
-            rc.response().close();
-            return;
-        }
-        if (rc.failure() instanceof ProblemException known) {
-            refuse(rc, known.type(), known.getMessage());
-            return;
-        }
-        for (Throwable t = rc.failure(); t != null; t = t.getCause() == t ? null : t.getCause()) {
-            // a worker-mode request the full worker pool queue refuses fails here, before its resource runs
-            if (t instanceof RejectedExecutionException) {
-                refuse(rc, ProblemType.OVERLOADED, ProblemType.WORKER_QUEUE_FULL);
-                return;
-            }
-        }
-        int status = rc.statusCode() > 0 ? rc.statusCode()
-                : rc.failure() instanceof HttpException http ? http.getStatusCode() : 500;
-        if (status >= 500) {
-            Log.error("request failed before reaching a resource", rc.failure());
-            refuse(rc, ProblemType.INTERNAL, ProblemType.UNEXPECTED);
-        } else if (status == 404) {
-            refuse(rc, ProblemType.NOT_FOUND, ProblemType.NO_ENDPOINT);
-        } else {
-            String reason = HttpResponseStatus.valueOf(status).reasonPhrase();
-            String allow = status == 405 ? AllowedMethods.of(rc.normalizedPath()) : null;
-            if (allow != null) {
-                rc.response().putHeader("Allow", allow);   // a plain route's 405 (the floor), as ProblemMappers does
-            }
-            refuse(rc, Problem.http(status, reason, "the request is malformed or not acceptable (" + status + " " + reason
-                    + ")", Problem.instance(rc.normalizedPath())));
-        }
+        router.route().order(ORDER).handler(this::handle);
     }
 
     private void handle(RoutingContext rc) {
@@ -158,11 +109,13 @@ public class HttpLimits {
         return size;
     }
 
-    static void refuse(RoutingContext rc, ProblemType type, String detail) {
+    /** Answers {@code type}'s problem with {@code detail} now, on the event loop. */
+    public static void refuse(RoutingContext rc, ProblemType type, String detail) {
         refuse(rc, type.problem(detail, Problem.instance(rc.normalizedPath())));
     }
 
-    private static void refuse(RoutingContext rc, Problem problem) {
+    /** Answers {@code problem} now, on the event loop. */
+    public static void refuse(RoutingContext rc, Problem problem) {
         var response = rc.response().setStatusCode(problem.status()).putHeader("Content-Type", Problem.MEDIA_TYPE);
         if (problem.status() == 413 || problem.status() == 414 || problem.status() == 431) {
             response.putHeader("Connection", "close");   // as Netty does: the rest of such a request is not worth reading

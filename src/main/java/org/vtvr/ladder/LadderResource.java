@@ -23,7 +23,7 @@ import org.vtvr.reactive.ReactiveScenarios;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Param.Keys;
 import org.vtvr.scenario.Scenario;
-import org.vtvr.scenario.Started;
+import org.vtvr.http.Started;
 
 import java.util.Arrays;
 import java.util.List;

@@ -8,7 +8,7 @@ import org.vtvr.error.ProblemException;
 import org.vtvr.error.ProblemType;
 import org.vtvr.scenario.Param;
 import org.vtvr.scenario.Scenario;
-import org.vtvr.scenario.Started;
+import org.vtvr.http.Started;
 
 import java.util.regex.Pattern;
 

@@ -14,7 +14,7 @@ import org.vtvr.delay.client.DelayGateway;
 import org.vtvr.error.ProblemType;
 import org.vtvr.limits.Deadline;
 import org.vtvr.limits.Limits;
-import org.vtvr.scenario.Started;
+import org.vtvr.http.Started;
 import org.vtvr.scenario.Workload;
 
 import java.util.List;

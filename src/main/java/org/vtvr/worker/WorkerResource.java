@@ -20,7 +20,7 @@ import org.vtvr.scenario.Created;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Param.Keys;
 import org.vtvr.scenario.Scenario.Paths;
-import org.vtvr.scenario.Started;
+import org.vtvr.http.Started;
 import org.vtvr.scenario.Workload;
 
 import static org.vtvr.scenario.Param.CALLS;

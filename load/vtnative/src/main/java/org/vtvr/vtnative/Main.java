@@ -39,9 +39,13 @@ public final class Main {
     private static final Map<String, Scenario> PATHS = Scenarios.SERVED.stream()
             .collect(Collectors.toMap(scenario -> "/" + SERIES + scenario.path(), Function.identity()));
 
+    /** The content type of {@link Metrics#PATH} (Prometheus' text format). */
+    private static final String METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
     private final Scenarios scenarios;
     private final int maxInFlight;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final Metrics metrics = new Metrics(inFlight);
 
     Main(Scenarios scenarios, int maxInFlight) {
         this.scenarios = scenarios;
@@ -68,6 +72,11 @@ public final class Main {
         long start = System.nanoTime();
         String instance = Problem.instance(request.path().path());
         Scenario scenario = PATHS.get(request.path().path());
+        if (scenario == null && Metrics.PATH.equals(request.path().path())
+                && request.prologue().method() == Method.GET) {
+            response.header(HeaderNames.CONTENT_TYPE, METRICS_TYPE).send(metrics.scrape());
+            return;
+        }
         if (scenario == null) {
             problem(response, ProblemType.NOT_FOUND.problem(ProblemType.NO_ENDPOINT, instance));
             return;

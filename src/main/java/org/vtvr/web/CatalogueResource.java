@@ -1,4 +1,4 @@
-package org.vtvr.scenario;
+package org.vtvr.web;
 
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -10,6 +10,9 @@ import org.vtvr.config.BenchConfig;
 import org.vtvr.floor.FloorRoutes;
 import org.vtvr.floor.FloorWork;
 import org.vtvr.ladder.LadderResource;
+import org.vtvr.scenario.Mode;
+import org.vtvr.scenario.Param;
+import org.vtvr.scenario.Scenario;
 
 import java.util.ArrayList;
 import java.util.Arrays;

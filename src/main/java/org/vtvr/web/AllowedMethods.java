@@ -1,10 +1,9 @@
-package org.vtvr.error;
+package org.vtvr.web;
 
 import org.vtvr.api.DelayReply;
 import org.vtvr.floor.FloorRoutes;
 import org.vtvr.floor.FloorWork;
 import org.vtvr.ladder.LadderResource;
-import org.vtvr.scenario.CatalogueResource;
 import org.vtvr.scenario.Mode;
 import org.vtvr.scenario.Scenario;
 

@@ -1,4 +1,4 @@
-package org.vtvr.error;
+package org.vtvr.web;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -14,6 +14,9 @@ import jakarta.ws.rs.core.UriInfo;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.vtvr.api.OrderRequest;
+import org.vtvr.error.Problem;
+import org.vtvr.error.ProblemException;
+import org.vtvr.error.ProblemType;
 import org.vtvr.http.ServedInterceptor;
 
 import java.net.ConnectException;

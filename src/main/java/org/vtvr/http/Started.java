@@ -1,7 +1,8 @@
-package org.vtvr.scenario;
+package org.vtvr.http;
 
 import org.vtvr.api.Result;
-import org.vtvr.http.Arrival;
+import org.vtvr.scenario.Mode;
+import org.vtvr.scenario.Scenario;
 
 /**
  * The mode, scenario and thread a request started with, captured by the resource before any work is done, and the
