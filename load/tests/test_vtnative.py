@@ -82,14 +82,14 @@ def test_the_interleaved_design_measures_it_where_it_serves():
     assert all(interleave.serves("vt-native", x) for x in SERVED) and not interleave.serves("vt-native", "cpu")
 
 
-def test_the_scale_experiment_holds_it_over_http1_only():
+def test_the_scale_experiment_holds_it_over_both_transports_and_hyperfoil_over_http1_only():
     s = settings("--experiment", "scale", "--modes", "virtual,vt-native")
     groups = {(series, transport) for series, transport, levels in scale.groups_of(s, 20_000) if levels}
-    assert groups == {("virtual", "http1"), ("virtual", "h2c"), ("vt-native", "http1")}
-    assert "HTTP/1.1 server and client only" in scale.no_h2c(s)["vt-native"] and "virtual" not in scale.no_h2c(s)
-    skipped = {(series, t): why for series, t, _, why in scale.burst.bursts_of(s.modes, s.quick, scale.no_h2c(s))}
-    assert skipped[("vt-native", "http1")] is None and skipped[("virtual", "h2c")] is None
-    assert skipped[("vt-native", "h2c")] == scale.no_h2c(s)["vt-native"]
+    assert groups == {(series, t) for series in ("virtual", "vt-native") for t in ("http1", "h2c")}
+    assert scale.no_h2c(s) == {}
+    s = settings("--experiment", "scale", "--modes", "virtual,vt-native", "--tools", "hyperfoil")
+    assert set(scale.no_h2c(s)) == {"virtual", "vt-native"} and "Direct HTTP/2" in scale.no_h2c(s)["vt-native"]
+    assert {(series, t) for series, t, _, skip in scale.burst.bursts_of(s.modes, s.quick) if not skip} == groups
 
 
 # ------------------------------------------------------------------------------------ run for real (slow)

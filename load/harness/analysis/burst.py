@@ -15,19 +15,13 @@ DEADLINE_S = 120   # 100,000 calls are sent by one app on two cores: seconds, no
 SAMPLE_S = 0.25
 
 
-def bursts_of(modes, quick, no_h2c=None):
+def bursts_of(modes, quick):
     """[(series, transport, calls, skipped)]: every series over both transports; SKIPPED says why a pair is not run
-    (the socket client speaks HTTP/1.1 only: 100,000 calls would need 100,000 sockets, past the open-files limit;
-    NO_H2C: {series: why it is not run over h2c})."""
-    calls, no_h2c = QUICK_CALLS if quick else CALLS, no_h2c or {}
-
-    def skipped(series, t):
-        if t != "h2c":
-            return None
-        if client_of(series) == "socket":
-            return "the socket client speaks HTTP/1.1 only (one socket per call)"
-        return no_h2c.get(series)
-    return [(series, t, calls[t], skipped(series, t)) for series in modes for t in calls]
+    (the socket client speaks HTTP/1.1 only: 100,000 calls would need 100,000 sockets, past the open-files limit)."""
+    calls = QUICK_CALLS if quick else CALLS
+    return [(series, t, calls[t], "the socket client speaks HTTP/1.1 only (one socket per call)"
+             if t == "h2c" and client_of(series) == "socket" else None)
+            for series in modes for t in calls]
 
 
 def raised(transport, calls, client=""):

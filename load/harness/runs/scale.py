@@ -31,7 +31,6 @@ from harness.analysis.scale import (
 )
 from harness.analysis.steps import read_json, step_row
 from harness.drivers.base import Load
-from harness.infra.catalogue import table
 from harness.infra.errors import Fatal
 from harness.infra.numbers import rnd
 from harness.infra.procs import Procs, fetch, log
@@ -54,7 +53,7 @@ from harness.sampling.jvm import (
 
 def estimate_run_s(s, nofile):
     """Seconds the run that settings S ask for takes (estimate_s of its groups and bursts)."""
-    return estimate_s(groups_of(s, nofile), plan.warmup_s(s), burst.bursts_of(s.modes, s.quick, no_h2c(s)))
+    return estimate_s(groups_of(s, nofile), plan.warmup_s(s), burst.bursts_of(s.modes, s.quick))
 
 
 # Hyperfoil 0.25.2 speaks HTTP/2 only over TLS: its HttpBuilder answers directHttp2 (h2c with prior knowledge) with
@@ -62,18 +61,9 @@ def estimate_run_s(s, nofile):
 NO_H2C = {"hyperfoil": "Hyperfoil 0.25.2 has no cleartext HTTP/2 (directHttp2: \"Direct HTTP/2 not implemented\")"}
 
 
-# A series served by a process of its own, by its catalogue kind: vt-native is built with Helidon's HTTP/1.1 server
-# and client only. Its delay calls over h2c would need Helidon's HTTP/2 client beside its server's, or they would
-# take a socket each where the Quarkus modes' share a few connections: not the same work
-NO_H2C_KIND = {"helidon": "vt-native is built with Helidon's HTTP/1.1 server and client only (docs/floor.md)"}
-
-
 def no_h2c(s):
-    """{series: why it is not run over h2c}: every series with --tools hyperfoil, and the series of a kind in
-    NO_H2C_KIND."""
-    kinds = table().kinds
-    return {series: why for series in s.modes
-            if (why := NO_H2C.get(s.tools[0]) or NO_H2C_KIND.get(kinds.get(plan.base_of(series), "")))}
+    """{series: why it is not run over h2c}: every series with a tool in NO_H2C."""
+    return {series: NO_H2C[s.tools[0]] for series in s.modes if s.tools[0] in NO_H2C}
 
 
 def groups_of(s, nofile):
@@ -116,7 +106,7 @@ class ScaleRun:
             if not levels:
                 continue
             index = self.group(series, transport, levels, index)
-        for series, transport, calls, skipped in burst.bursts_of(self.s.modes, self.s.quick, no_h2c(self.s)):
+        for series, transport, calls, skipped in burst.bursts_of(self.s.modes, self.s.quick):
             if skipped:
                 self.skipped.append((series, transport, calls, skipped))
             else:
@@ -285,7 +275,7 @@ def run(s, out, cmdline):
             print(f"{series} {transport}: " + (", ".join(f"{x.in_flight:,} ({x.rate:,} req/s x {x.delay_ms} ms)"
                                                          for x in levels) or "no level fits")
                   + f"  [{ceiling(transport, plan.client_of(series), nofile)[1]}]")
-        bursts = burst.bursts_of(s.modes, s.quick, no_h2c(s))
+        bursts = burst.bursts_of(s.modes, s.quick)
         for series, transport, calls, skipped in bursts:
             print(f"{series} {transport}: one request fanning out {calls:,} calls" + (f" not run: {skipped}"
                                                                                      if skipped else ""))

@@ -2,7 +2,10 @@ package org.vtvr.vtnative;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.api.ReleasableResource;
 import io.helidon.webclient.api.WebClient;
+import io.helidon.webclient.http2.Http2Client;
+import io.helidon.webclient.http2.Http2ClientProtocolConfig;
 import org.vtvr.api.DelayReply;
 import org.vtvr.error.ProblemException;
 import org.vtvr.error.ProblemType;
@@ -22,27 +25,41 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 
 /**
  * The delay service called with Helidon's blocking {@link WebClient} on the calling virtual thread, bounded by the
  * request's deadline as the app's {@code DelayGateway} bounds it, its failures the same problems: 504 too slow (or
  * interrupted), 502 refused, dropped or an error status. Fan-out calls run on a new virtual thread each, as in the
- * virtual mode ({@code blocking.FanoutPool}).
+ * virtual mode ({@code blocking.FanoutPool}). With {@code bench.delay-http2}, as the app's REST client then, the calls
+ * go over cleartext HTTP/2 (Helidon's {@link Http2Client}, prior knowledge), many streams on a few connections.
  */
 final class DelayCalls implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final WebClient client;
+    private final ReleasableResource client;
+    /** One GET of the delay path, with the read timeout given, on HTTP/1.1 or HTTP/2. */
+    private final BiFunction<String, Duration, HttpClientResponse> get;
     private final Duration readTimeout;
     private final ExecutorService fanout = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("vt-native-fanout-", 0).factory());
 
     DelayCalls(Settings settings) {
         readTimeout = settings.delayReadTimeout();
-        client = WebClient.builder().baseUri(settings.delayUrl().resolve(DelayReply.PATH + "/"))
-                .connectTimeout(settings.delayConnectTimeout()).readTimeout(readTimeout)
-                .connectionCacheSize(settings.delayPoolSize()).build();
+        String base = settings.delayUrl().resolve(DelayReply.PATH + "/").toString();
+        if (settings.bench().delayHttp2()) {
+            Http2Client h2 = Http2Client.builder().baseUri(base).connectTimeout(settings.delayConnectTimeout())
+                    .readTimeout(readTimeout)
+                    .protocolConfig(Http2ClientProtocolConfig.builder().priorKnowledge(true).build()).build();
+            client = h2;
+            get = (path, wait) -> h2.get(path).readTimeout(wait).request();
+        } else {
+            WebClient h1 = WebClient.builder().baseUri(base).connectTimeout(settings.delayConnectTimeout())
+                    .readTimeout(readTimeout).connectionCacheSize(settings.delayPoolSize()).build();
+            client = h1;
+            get = (path, wait) -> h1.get(path).readTimeout(wait).request();
+        }
     }
 
     /** {@code calls} calls of {@code ms} one after another. */
@@ -90,7 +107,7 @@ final class DelayCalls implements AutoCloseable {
             throw timedOut(new InterruptedException("interrupted before the call"));
         }
         Duration wait = left.compareTo(readTimeout) < 0 ? left : readTimeout;
-        try (HttpClientResponse response = client.get(Integer.toString(ms)).readTimeout(wait).request()) {
+        try (HttpClientResponse response = get.apply(Integer.toString(ms), wait)) {
             if (response.status().code() != 200) {
                 throw new IOException("the delay service answered " + response.status().code());
             }
