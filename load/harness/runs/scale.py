@@ -61,21 +61,16 @@ def estimate_run_s(s, nofile):
 NO_H2C = {"hyperfoil": "Hyperfoil 0.25.2 has no cleartext HTTP/2 (directHttp2: \"Direct HTTP/2 not implemented\")"}
 
 
-def no_h2c(s):
-    """{series: why it is not run over h2c}: every series with a tool in NO_H2C."""
-    return {series: NO_H2C[s.tools[0]] for series in s.modes if s.tools[0] in NO_H2C}
-
-
 def groups_of(s, nofile):
     """[(series, transport, [Level])]: every chosen series over both transports (HTTP/1.1 only with a tool in NO_H2C),
     each with the levels it can hold."""
-    lv, skip = QUICK_LEVELS if s.quick else LEVELS, no_h2c(s)
+    lv = QUICK_LEVELS if s.quick else LEVELS
     stairs = plan_levels(lv, min_delay_ms=QUICK_MIN_DELAY_MS if s.quick else MIN_DELAY_MS,
                          hold_s=QUICK_HOLD_S if s.quick else HOLD_S)
     out = []
     for series in s.modes:
         for transport in TRANSPORTS:
-            if transport == "h2c" and series in skip:
+            if transport == "h2c" and s.tools[0] in NO_H2C:
                 continue
             keep = levels_for(lv, transport, plan.client_of(series), nofile)
             out.append((series, transport, [x for x in stairs if x.in_flight in keep]))
@@ -268,8 +263,8 @@ def run(s, out, cmdline):
                     "hyperfoil")
     nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     groups = groups_of(s, nofile)
-    for series, why in no_h2c(s).items():
-        log(f"{series}: HTTP/1.1 levels only; {why}")
+    if s.tools[0] in NO_H2C:
+        log(f"--tools {s.tools[0]}: HTTP/1.1 levels only; {NO_H2C[s.tools[0]]}")
     if s.dry_run:
         for series, transport, levels in groups:
             print(f"{series} {transport}: " + (", ".join(f"{x.in_flight:,} ({x.rate:,} req/s x {x.delay_ms} ms)"
