@@ -5,10 +5,12 @@ import importlib
 import re
 import runpy
 import sys
+import textwrap
 
 from harness.infra import catalogue
 from harness.infra.errors import Fatal
-from harness.infra.settings import OVERRIDES
+from harness.infra.settings import OVERRIDES, SET_ONLY
+from harness.runs import options
 
 # Subcommands whose module owns its options (the analysis side): the arguments go to that module's own parser
 DELEGATED = {
@@ -47,13 +49,15 @@ def compare_parser():
     p = Parser("compare", "Runs the comparison: builds, starts the database, the delay service and one app per series, "
                "loads them with Vegeta (open model) and hey (closed model), samples their cost, and writes "
                "DIR/summary.csv|json|md and report.html (docs/harness.md).")
+    p.epilog = "settings without a flag (--set NAME=VALUE or a --settings file):\n" + "".join(
+        textwrap.fill(what, 118, initial_indent=f"  {name:17}", subsequent_indent=" " * 19) + "\n"
+        for name, what in SET_ONLY.items()) + "\n" + ENVIRONMENT
     a = p.add_argument
     a("--design", help="interleaved (the default): every series its own app, blocks of short "
       "trials in a random order, verdicts with intervals; duet: two series at once; sequential: one mode at a time, "
       "rate and concurrency sweeps")
     a("--experiment", help="E1..E8, saturate, cost, ladder, scale, coldstart (docs/experiments.md): scenarios, "
       "parameters and levels preset; explicit flags still win")
-    a("--starts", help="coldstart: fresh starts per series and way of starting [5; --quick 2]")
     a("--scenario", "--scenarios", dest="scenario", help="comma-separated scenarios [the design's]")
     a("--modes", "--mode", dest="modes", help="comma-separated series: virtual, worker, reactive, virtual+socket, "
       "worker+socket, floor, the ladder's rungs, bare (a Vert.x process of its own) [the design's]")
@@ -61,57 +65,34 @@ def compare_parser():
     a("--rates", help="rates in req/s (Vegeta, Hyperfoil), comma-separated [per scenario]")
     a("--concurrency", help="hey concurrency levels, comma-separated [per scenario]")
     a("--tools", help="vegeta, hyperfoil, hey [vegeta,hey]")
-    a("--agents", help="with --tools hyperfoil --dry-run: write each Hyperfoil step's benchmark for a controller with "
-      "these agents (host[:ssh port], comma-separated; or k8s:N, N pods), the rate split between them "
-      "(docs/distributed.md)")
     a("--duration", help="each measured step or trial, Go duration [5s; --quick 1s; interleaved 3s, --quick 2s]")
-    a("--warmup", help="the warm-up's ramp per app, discarded [10s; --quick 1s]")
-    a("--warmup-max", help="after the ramp the warm-up goes on while the JIT threads use more than --warmup-jit-pct "
-      "of a core, up to this many seconds in all [45; --quick 0]")
-    a("--warmup-jit-pct", help="see --warmup-max [5]")
-    a("--warmup-scale", help="warm-up peak per scenario, in %% of its lowest default rate [100]")
-    a("--ramp-in", help="each Vegeta step sends this long more; its requests are left out of the percentiles "
-      "[1s; --quick 0s]")
-    a("--timeout", help="a request's timeout, Go duration (hey: its whole seconds) [10s]")
-    a("--settle", help="whole seconds of rest between steps [0]")
-    a("--metrics-interval", help="seconds between /q/metrics scrapes in a step (0: none) [0.5]")
     a("--budget", help="an interleaved run's time budget, Go duration [20m; --quick 100s]")
     a("--seed", help="the interleaved design's random order [random, printed]")
-    a("--rotate", help="the sequential design's mode order, rotated by N [0]")
-    a("--runs", default="1", help="the sequential run N times, then the medians [1]")
     a("--jvm-opts", dest="jvm_opts", action="append", help="SERIES=OPTIONS: extra JVM options of one series' app")
     a("--app-java-opts", help="JVM flags of every app [-XX:+UseParallelGC, docs/tuning.md; the scale experiment "
       "-XX:+UseZGC -XX:MaxRAMPercentage=50, docs/scale.md]")
-    a("--delay-java-opts", help="JVM flags of the delay service [none; the scale experiment -XX:+UseZGC]")
-    a("--delay", help="ms of every delay call of io, fanout, checkout, pinning [the app's default, GET /scenarios]")
-    for name, what in (("io-calls", "sequential delay calls of io"), ("fanout-calls", "concurrent calls of fanout"),
-                       ("db-queries", "queries of db"), ("slow-delay", "ms of slow-query"),
-                       ("cpu-n", "the cpu kernel's n"), ("pinning-lock", "synchronized or reentrant")):
-        a(f"--{name}", help=f"{what} [the app's default, GET /scenarios]")
+    a("--set", action="append", metavar="NAME=VALUE", help="a scenario parameter (" + ", ".join(
+      k.lower() for k in catalogue.PARAM_ENV) + "; unset, the app's default: GET /scenarios) or a setting below; "
+      "repeat it")
     a("--workload", metavar="SHAPE", help="a workload: calls=N,fanout=N,queries=N,cpu=N,insert=0|1,delay=MS (any "
-      "of them; the rest 0, delay --delay's); sets --scenario workload unless given")
-    a("--workload-file", metavar="FILE", type=catalogue.workload_file, help="a TOML file: workload = "
-      "\"calls=3,delay=50\" or a [workload] table of those keys, optionally rates = [800], modes = [\"virtual\", "
-      "\"reactive\"], concurrency = [...]; the flags win over it")
+      "of them; the rest 0, delay the delay parameter's); sets --scenario workload unless given")
+    a("--settings", "--workload-file", dest="settings", metavar="FILE", type=options.settings_file,
+      help="a TOML file of settings: workload = \"calls=3,delay=50\" (or a [workload] table), rates = [800], modes = "
+      "[\"virtual\", \"reactive\"], concurrency, a scenario parameter or a setting below by name; --set and the "
+      "flags win over it")
     a("--out", help="where results go [load/results/<timestamp>]")
     a("--app-url", help="measure an app started elsewhere (no build, database, delay service or restarts)")
-    a("--app-pid", help="with --app-url: its pid on this machine, for its CPU and memory")
-    a("--cpus", help="app=N: the app on its own N cores (on 2 cores it starves the generator)")
     for flag, what in (("--quick", "what three minutes can decide (the worker pool's ceiling, threads and memory "
                         "of waiting requests, thread costs under JMH); with --design, --experiment or --scenario: "
                         "that run, shortened"),
                        ("--dry-run", "print the plan and its estimated time, start nothing"),
                        ("--native", "run target/*-runner instead of the JVM jar"),
-                       ("--rebuild", "rebuild the jar even if it looks current"),
                        ("--no-build", "never build; use the jar as it is"),
                        ("--profile", "interleaved: async-profiler on every app during each measured trial; flame "
                         "graphs and where the CPU goes in DIR/profiles (docs/floor.md)"),
                        ("--aot", "interleaved: a JDK 25 AOT cache from a training run of the app serving every "
                         "series' steps; every app but the bare process starts from it (docs/statistics.md)")):
         a(flag, action="store_true", help=what)
-    a("--reuse", dest="reuse", action="store_const", const=True, default=None,
-      help="sequential: one app for every mode (--quick implies it)")
-    a("--fresh", dest="reuse", action="store_const", const=False, help="sequential: a fresh app per mode")
     return p
 
 

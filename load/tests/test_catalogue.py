@@ -11,6 +11,7 @@ import pytest
 from harness import cli
 from harness.infra import catalogue, targets
 from harness.infra.errors import Fatal
+from harness.runs import options
 
 LOAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LADDER = ("ladder-rest", "ladder-rest-client", "ladder-gateway", "ladder-reactive", "ladder-vt",
@@ -259,21 +260,21 @@ def test_targets_takes_a_workload(http_server, scenario_catalogue, capsys):
     ('workload = "calls=3, delay=50"\nrates = [800]\nmodes = ["virtual", "reactive"]\nconcurrency = [10, 100]\n',
      {"workload": "calls=3, delay=50", "rates": "800", "modes": "virtual,reactive", "concurrency": "10,100"}),
     ("rates = 800\n[workload]\ncalls = 3\ndelay = 50\n", {"rates": "800", "workload": "calls=3,delay=50"}),
+    ('warmup-max = 0\nreuse = false\ntimeout = "30s"\n', {"warmup_max": "0", "reuse": "false", "timeout": "30s"}),
 ])
-def test_a_workload_file(tmp_path, text, expected):
+def test_a_settings_file(tmp_path, text, expected):
     (tmp_path / "w.toml").write_text(text)
-    assert catalogue.workload_file(str(tmp_path / "w.toml")) == expected
+    assert options.settings_file(str(tmp_path / "w.toml")) == expected
 
 
 @pytest.mark.parametrize("text, message", [
     (None, "w.toml: No such file or directory"),
     ("workload = calls=3", "w.toml: not TOML"),
-    ('workload = "calls=3"\nrate = [800]', "unknown key rate .known: workload, rates, modes, concurrency"),
-    ("rates = [800]", "no workload"),
-    ('workload = "calls=3"\nmodes = [["virtual"]]', "modes = .*a text, a whole number or a list of them"),
+    ('workload = "calls=3"\nrate = [800]', "unknown key rate .known: workload, rates, modes, concurrency, delay"),
+    ('workload = "calls=3"\nmodes = [["virtual"]]', "modes = .*a text, a number, true/false or a list of them"),
 ])
-def test_a_bad_workload_file_is_named(tmp_path, text, message):
+def test_a_bad_settings_file_is_named(tmp_path, text, message):
     if text is not None:
         (tmp_path / "w.toml").write_text(text)
     with pytest.raises(Fatal, match=message):
-        catalogue.workload_file(str(tmp_path / "w.toml"))
+        options.settings_file(str(tmp_path / "w.toml"))

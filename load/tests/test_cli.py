@@ -49,8 +49,8 @@ def test_dry_run_prints_the_plan_and_estimate(capsys):
 
 def test_one_of_n_runs_drops_runs_out_and_rotate():
     from harness.runs.compare import one_run_argv
-    assert one_run_argv(["--runs", "3", "--quick", "--out=/x", "--rotate", "2", "--modes", "virtual", "--runs=3"]) \
-        == ["--quick", "--modes", "virtual"]
+    assert one_run_argv(["--set", "runs=3", "--quick", "--out=/x", "--set", "rotate=2", "--modes", "virtual",
+                         "--set=runs=3", "--set", "delay=5"]) == ["--quick", "--modes", "virtual", "--set", "delay=5"]
 
 
 def test_delegated_subcommands_reach_their_module():

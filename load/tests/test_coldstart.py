@@ -123,7 +123,7 @@ def test_the_preset_is_io_in_every_mode_with_late_answers_measured():
     s = settings()
     assert s.scenarios == ("io",) and s.modes == ("virtual", "reactive", "worker") and s.timeout == "30s"
     assert s.tools == ("vegeta",) and s.aa == ""
-    with pytest.raises(Fatal, match="--starts takes a whole number"):
+    with pytest.raises(Fatal, match="starts takes a whole number"):
         runner.run(s, "/tmp/x", "", starts="0")
 
 
@@ -138,7 +138,7 @@ def test_compare_coldstart_end_to_end(launcher, tmp_path):
     """`--experiment coldstart` cut short (one mode, one start each way, 8 s at a set rate): exit 0, the per-second
     p99 and the settling time of the plain JVM, of the one ready once warm and of the AOT cache in summary.json, the
     native way named as not run."""
-    r = subprocess.run(["./compare.sh", "--experiment", "coldstart", "--modes", "virtual", "--starts", "1",
+    r = subprocess.run(["./compare.sh", "--experiment", "coldstart", "--modes", "virtual", "--set", "starts=1",
                         "--duration", "8s", "--rates", "200", "--seed", "5", "--out", str(tmp_path / "run")],
                        cwd=LOAD, env=launcher.env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]

@@ -227,7 +227,7 @@ def test_the_agents_dry_run_writes_step_folders_that_read_back_a_controllers_res
     from harness import cli
     out = tmp_path / "run"
     assert cli.main(["compare", "--dry-run", "--design", "sequential", "--scenario", "io", "--modes", "reactive",
-                     "--aa", "none", "--rates", "3000", "--tools", "vegeta,hyperfoil", "--agents", "h1,h2",
+                     "--aa", "none", "--rates", "3000", "--tools", "vegeta,hyperfoil", "--set", "agents=h1,h2",
                      "--out", str(out)]) == 0
     steps = sorted((out / "steps").iterdir())
     assert [p.name for p in steps] == ["002-io-reactive-hyperfoil-3000"]   # Vegeta's step runs here, not there
@@ -242,7 +242,7 @@ def test_the_agents_dry_run_writes_step_folders_that_read_back_a_controllers_res
 
 def test_agents_need_a_hyperfoil_dry_run(capsys):
     from harness import cli
-    assert cli.main(["compare", "--design", "sequential", "--tools", "hyperfoil", "--agents", "h1"]) != 0
+    assert cli.main(["compare", "--design", "sequential", "--tools", "hyperfoil", "--set", "agents=h1"]) != 0
     assert "written, not run, by a --dry-run" in capsys.readouterr().err
 
 
@@ -257,11 +257,11 @@ def test_the_sequential_plan_drives_each_rate_step_with_each_rate_tool_alternati
     from harness.runs import plan
     argv = ("--design", "sequential", "--scenario", "io", "--modes", "reactive", "--rates", "2500,6000",
             "--tools", "vegeta,hyperfoil,hey", "--concurrency", "16")
-    first = [(st.series, st.tool, st.level) for st in plan.build_plan(settings(*argv, "--rotate", "0"))]
+    first = [(st.series, st.tool, st.level) for st in plan.build_plan(settings(*argv, "--set", "rotate=0"))]
     assert first[:5] == [("reactive", "vegeta", 2500), ("reactive", "vegeta", 6000), ("reactive", "hyperfoil", 2500),
                          ("reactive", "hyperfoil", 6000), ("reactive", "hey", 16)]
     assert ("reactive-aa", "hyperfoil", 2500) not in first          # the A/A row: the first rate tool only
-    second = [st.tool for st in plan.build_plan(settings(*argv, "--rotate", "1")) if st.series == "reactive"]
+    second = [st.tool for st in plan.build_plan(settings(*argv, "--set", "rotate=1")) if st.series == "reactive"]
     assert second[:4] == ["hyperfoil", "hyperfoil", "vegeta", "vegeta"]
 
 

@@ -41,7 +41,7 @@ def test_quick_is_one_step_three_series_and_sequential_designs_keep_their_plan()
     assert (tp.series, tp.steps, s.duration_ms, s.budget_s) == (("virtual", "reactive", "reactive-aa"),
                                                                 (("io", 500.0),), 2000, plan.QUICK_BUDGET_S)
     assert settings("--experiment", "saturate").design == "sequential"
-    assert settings("--runs", "3").design == "sequential"
+    assert settings("--set", "runs=3").design == "sequential"
 
 
 def test_duet_pairs_are_the_targets_pairs_and_the_aa_pair():

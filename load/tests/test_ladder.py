@@ -198,7 +198,7 @@ def test_the_ladder_preset_and_its_quick_variant():
 
 
 def test_floor_and_rungs_are_series_of_any_design():
-    s = plan.settings(cli.compare_parser().parse(["--design", "sequential", "--rotate", "0", "--aa", "none",
+    s = plan.settings(cli.compare_parser().parse(["--design", "sequential", "--set", "rotate=0", "--aa", "none",
                                                   "--modes", "floor,reactive", "--scenario", "io,db"]), {})
     p = plan.build_plan(s)
     assert {(st.series, st.scenario) for st in p} == {("floor", "io"), ("reactive", "io"), ("reactive", "db")}

@@ -7,9 +7,9 @@ from harness.runs.system import System
 
 
 def settings(*argv, env=None):
-    """ENV: the flags that replaced environment variables, {"RAMP_IN": "2s"} -> --ramp-in 2s."""
-    flags = [x for k, v in (env or {}).items() for x in ("--" + k.lower().replace("_", "-"), v)]
-    return plan.settings(cli.compare_parser().parse(["--rotate", "0", "--design", "sequential", *argv, *flags]))
+    """ENV: settings by name, {"RAMP_IN": "2s"} -> --set ramp_in=2s (the sequential design, rotation 0)."""
+    flags = [x for k, v in {"ROTATE": "0", **(env or {})}.items() for x in ("--set", f"{k.lower()}={v}")]
+    return plan.settings(cli.compare_parser().parse(["--design", "sequential", *flags, *argv]))
 
 
 def steps(*argv, env=None):
@@ -37,12 +37,12 @@ def test_quick_is_one_app_one_level_each_no_aa():
     assert (s.duration_ms, s.warmup_ms, s.warmup_max_s, s.ramp_ms, s.aa, s.reuse) == (1000, 1000, 0, 0, "", True)
     assert len(p) == 44 and plan.app_starts(p, s.reuse) == [0]
     assert 60 < plan.estimate_s(s, p) < 150
-    s, p = steps("--quick", "--fresh")
+    s, p = steps("--quick", "--set", "reuse=false")
     assert len(plan.app_starts(p, s.reuse)) == 3
 
 
 def test_rotation_moves_the_first_series_to_the_end():
-    s = settings("--rotate", "1", "--aa", "none", "--modes", "virtual,worker")
+    s = settings("--set", "rotate=1", "--aa", "none", "--modes", "virtual,worker")
     assert plan.mode_order(s) == ["worker", "virtual"]
 
 
@@ -64,14 +64,14 @@ def test_preset_sets_parameters_and_flags_win():
     s = settings("--experiment", "E1", "--duration", "3s", "--rates", "7")
     assert s.env["IO_CALLS"] == "3" and s.env["DELAY"] == "300" and s.timeout == "30s" and s.timeout_s == 30
     assert s.duration_ms == 3000 and s.rates == (7,)
-    assert settings("--experiment", "E1", "--delay", "50").env["DELAY"] == "50"
+    assert settings("--experiment", "E1", "--set", "delay=50").env["DELAY"] == "50"
     assert settings("--experiment", "saturate").tools == ("vegeta",)
 
 
 def test_scale_puts_the_app_and_the_delay_service_on_zgc_and_flags_win():
     s = settings("--experiment", "scale")
     assert (s.app_java_opts, s.delay_java_opts) == ("-XX:+UseZGC -XX:MaxRAMPercentage=50", "-XX:+UseZGC")
-    s = settings("--experiment", "scale", "--delay-java-opts=-XX:+UseG1GC", "--app-java-opts=-XX:+UseG1GC")
+    s = settings("--experiment", "scale", "--set=delay_java_opts=-XX:+UseG1GC", "--app-java-opts=-XX:+UseG1GC")
     assert (s.app_java_opts, s.delay_java_opts) == ("-XX:+UseG1GC", "-XX:+UseG1GC")
     assert (settings().app_java_opts, settings().delay_java_opts) == ("-XX:+UseParallelGC", "")
 
@@ -89,8 +89,7 @@ def test_pinning_runs_for_virtual_and_worker_only():
 
 
 def test_environment_overrides():
-    s = settings("--quick", env={"RAMP_IN": "2s", "SETTLE": "1", "TIMEOUT": "20s", "DELAY": "5",
-                                 "APP_JAVA_OPTS": ""})
+    s = settings("--quick", "--app-java-opts=", env={"RAMP_IN": "2s", "SETTLE": "1", "TIMEOUT": "20s", "DELAY": "5"})
     assert (s.ramp_ms, s.settle_s, s.timeout, s.timeout_s, s.env["DELAY"], s.app_java_opts) == \
         (2000, 1, "20s", 20, "5", "")
     assert s.step_limit_s == (2000 + 1000 + 20000) // 1000 + 30
@@ -101,16 +100,19 @@ def test_environment_overrides():
     (["--modes", "reactive+socket"], {}, "exists for virtual, worker, ladder-vt-gateway, ladder-virtual only"),
     (["--modes", "quantum"], {}, "unknown mode 'quantum'"),
     (["--aa", "worker", "--modes", "virtual"], {}, "--aa worker: not one of the measured modes"),
-    (["--rotate", "x"], {}, "--rotate takes a whole number"),
+    ([], {"ROTATE": "x"}, "rotate takes a whole number"),
+    (["--set", "rotations=1"], {}, "--set rotations: unknown .one of: delay, io_calls"),
+    (["--set", "runs"], {}, "--set takes NAME=VALUE"),
+    ([], {"REUSE": "yes"}, "reuse is true or false, got 'yes'"),
     (["--tools", "wrk"], {}, "unknown tool 'wrk'"),
     (["--rates", "0"], {}, "positive integers"),
-    (["--runs", "100"], {}, "--runs takes 1 to 99"),
+    ([], {"RUNS": "100"}, "runs takes 1 to 99"),
     (["--duration", "fast"], {}, "--duration must be a Go duration"),
     (["--experiment", "E9"], {}, "unknown experiment 'E9'"),
-    ([], {"WARMUP_MAX": "x"}, "--warmup-max is whole seconds"),
-    ([], {"WARMUP_SCALE": "0"}, "--warmup-scale is a positive whole percentage"),
-    ([], {"TIMEOUT": "soon"}, "--timeout must be a Go duration"),
-    ([], {"RAMP_IN": "soon"}, "--ramp-in must be a Go duration"),
+    ([], {"WARMUP_MAX": "x"}, "warmup_max takes a whole number"),
+    ([], {"WARMUP_SCALE": "0"}, "warmup_scale takes a positive whole percentage"),
+    ([], {"TIMEOUT": "soon"}, "timeout must be a Go duration"),
+    ([], {"RAMP_IN": "soon"}, "ramp_in must be a Go duration"),
 ])
 def test_bad_settings_are_clear_errors(argv, env, message):
     with pytest.raises(cli.Fatal, match=message.replace("+", r"\+")):
@@ -144,15 +146,15 @@ def test_a_workload_in_the_interleaved_design():
 ])
 def test_a_workloads_dry_run(design, expected, capsys):
     argv = ["--workload", "calls=3,delay=50,queries=2", "--rates", "800", "--dry-run", "--design", design]
-    assert cli.main(["compare", *argv, "--seed", "1", "--rotate", "1"]) == 0
+    assert cli.main(["compare", *argv, "--seed", "1", "--set", "rotate=1"]) == 0
     out = capsys.readouterr().out
     assert all(x in out for x in expected), out
 
 
-def test_a_workload_file_gives_what_no_flag_does(tmp_path):
+def test_a_settings_file_gives_what_no_flag_does(tmp_path):
     (tmp_path / "w.toml").write_text('rates = [800, 1600]\nmodes = ["virtual", "reactive"]\n'
                                      '[workload]\ncalls = 3\ndelay = 50\n')
-    s = settings("--workload-file", str(tmp_path / "w.toml"))
+    s = settings("--workload-file", str(tmp_path / "w.toml"))   # the name it had first
     assert (s.scenarios, s.env["WORKLOAD"], s.rates, s.modes) == (("workload",), "delay=50,calls=3", (800, 1600),
                                                                  ("virtual", "reactive"))
     s = settings("--rates", "400", "--workload-file", str(tmp_path / "w.toml"), "--workload", "queries=1",
@@ -163,3 +165,16 @@ def test_a_workload_file_gives_what_no_flag_does(tmp_path):
         settings("--workload-file", str(tmp_path / "w.toml"))
     with pytest.raises(cli.Fatal, match="nope.toml: No such file"):
         settings("--workload-file", str(tmp_path / "nope.toml"))
+
+
+def test_a_settings_file_and_set_give_the_settings_without_a_flag(tmp_path):
+    (tmp_path / "s.toml").write_text('runs = 3\nreuse = true\nramp-in = "0s"\ndelay = 20\n')
+    s = settings("--settings", str(tmp_path / "s.toml"))
+    assert (s.runs, s.reuse, s.ramp_ms, s.env["DELAY"]) == (3, True, 0, "20")
+    s = settings("--settings", str(tmp_path / "s.toml"), "--set", "runs=2", "--set", "DELAY=30")   # --set wins
+    assert (s.runs, s.reuse, s.env["DELAY"]) == (2, True, "30")
+
+
+def test_compare_keeps_at_most_25_options():
+    options = [a for a in cli.compare_parser()._actions if a.option_strings]
+    assert len(options) <= 25, [a.option_strings for a in options]

@@ -1,5 +1,5 @@
 """Two rate tools side by side, an A/A of tools: the same steps (scenario, series, rate) driven by Hyperfoil and by
-Vegeta in each of several runs (`load/compare.sh --design sequential --tools vegeta,hyperfoil --runs N`; each run a
+Vegeta in each of several runs (`load/compare.sh --design sequential --tools vegeta,hyperfoil --set runs=N`; each run a
 fresh app, the tools' order alternating run by run). Per step and metric: the ratio Hyperfoil / Vegeta, the
 geometric mean over the runs and its 95 % interval (Student's t on the per-run log ratios, runs independent).
 An interval holding 1.00 says the tools agree within this run's resolution; one run gives a point, no interval."""

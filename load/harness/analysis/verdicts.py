@@ -179,7 +179,7 @@ def targets(rows, worker_pool):
 def saturation(rows, cores=None, app_cores=None):
     """Per io series: the highest Vegeta rate with 100% success and p99 (successes) under 2x the delay, and what
     limited the next rate: [(series, rate or None, limit text)]. A process is the limit when it used >= 90% of
-    the cores it may use (the app: its --cpus share or all; Vegeta and the delay service: one core each as a
+    the cores it may use (the app: its cpus share or all; Vegeta and the delay service: one core each as a
     floor); else the machine when all its cores together were >= 80% busy (database, kernel and sampler included;
     processes' sum when the machine's reading is missing; on shared cores the run queue, and so latency, grows long
     before they are full), but first, with the app on its own cores, the other cores when the busiest of them was
@@ -231,7 +231,7 @@ def saturation_over_runs(per_run):
 
 
 def saturation_args(meta):
-    """The cores the machine had and the app was given (--cpus app=N), from machine.json."""
+    """The cores the machine had and the app was given (`--set cpus=app=N`), from machine.json."""
     meta = meta or {}
 
     def num(k):

@@ -14,15 +14,16 @@ Where the catalogue comes from, once per process (then cached in memory):
      --app-url shows the running app's.
   3. tests name a captured answer: `use(file=...)` (tests/fixtures/scenarios.json).
 
-The scenario parameters have one name each (PARAMS: compare's flags --delay, --io-calls, ... in capitals, and the
-environment variables of vegeta.sh and hey.sh); PARAM_ENV maps each onto the catalogue's parameter of the scenarios
-it sets, the one place that does. A parameter left unset takes the catalogue's default. A word parameter's other
-choices make scenarios of their own: pinning's lock=reentrant is `pinning-reentrant`. A scenario with a required
-parameter the harness cannot fill (order's id) is not a load scenario and is left out.
+The scenario parameters have one name each (PARAMS: compare's `--set delay=..`, `--set io_calls=..`, ... in
+capitals, and the environment variables of vegeta.sh and hey.sh); PARAM_ENV maps each onto the catalogue's parameter
+of the scenarios it sets, the one place that does. A parameter left unset takes the catalogue's default. A word
+parameter's other choices make scenarios of their own: pinning's lock=reentrant is `pinning-reentrant`. A scenario
+with a required parameter the harness cannot fill (order's id) is not a load scenario and is left out.
 
 A shape sets several parameters of one scenario in one text (SHAPES): WORKLOAD ('calls=3,delay=50,queries=2',
 compare's --workload) shapes the workload scenario, each item checked against the catalogue's bounds (Shape). A
-workload file (--workload-file, TOML) holds a shape and the loads to run it at (workload_file).
+settings file (--settings, TOML) holds a shape, the loads to run it at, scenario parameters and the settings that have
+no flag; `--set NAME=VALUE` gives one of those on the command line (runs/options.py).
 """
 import contextlib
 import functools
@@ -32,7 +33,6 @@ import re
 import subprocess
 import tempfile
 import time
-import tomllib
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
@@ -57,8 +57,6 @@ PARAM_ENV = {
 # environment name -> the scenario whose parameters its NAME=VALUE items set (Shape)
 SHAPES = {"WORKLOAD": "workload"}   # calls, fanout, queries, cpu, insert, delay of one request
 PARAMS = tuple(PARAM_ENV) + tuple(SHAPES)
-# a workload file's keys: compare's flags (their dests) it may set (workload_file)
-FILE_KEYS = ("workload", "rates", "modes", "concurrency")
 # the kinds of series a process of their own serves, not the app: the bare Vert.x main, load/vtnative's Helidon SE
 OWN_PROCESS = ("bare", "helidon")
 
@@ -144,33 +142,6 @@ class Shape:
 def shaped(params):
     """The scenarios PARAMS (env name -> value) gives a shape (SHAPES): ('workload',) with a WORKLOAD."""
     return tuple(scenario for env, scenario in SHAPES.items() if env in params)
-
-
-def workload_file(path):
-    """A workload file (TOML): `workload = "calls=3,delay=50"` or a [workload] table of those items, and optionally
-    `rates`, `modes`, `concurrency` (lists): FILE_KEYS -> their text as the flags take it; Fatal on a missing file,
-    bad TOML, an unknown key or no workload."""
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise Fatal(f"workload file {path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise Fatal(f"workload file {path}: not TOML ({e})") from None
-    unknown = [k for k in data if k not in FILE_KEYS]
-    if unknown:
-        raise Fatal(f"workload file {path}: unknown key {', '.join(unknown)} (known: {', '.join(FILE_KEYS)})")
-    if "workload" not in data:
-        raise Fatal(f"workload file {path}: no workload (workload = \"calls=3,delay=50\" or a [workload] table)")
-    out = {}
-    for k, v in data.items():
-        if k == "workload" and isinstance(v, dict):
-            v = [f"{name}={x}" for name, x in v.items()]
-        values = v if isinstance(v, list) else [v]
-        if not all(isinstance(x, str | int) for x in values):
-            raise Fatal(f"workload file {path}: {k} = {v!r}: a text, a whole number or a list of them")
-        out[k] = ",".join(map(str, values))
-    return out
 
 
 @dataclass(frozen=True)

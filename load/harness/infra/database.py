@@ -43,7 +43,7 @@ class Database:
             # in the background: the delay service starts meanwhile; ready() waits for it
             self.starting = self.ps.start("db.sh start", [DB_SH, "start"], env={"DB_PORT": str(self.port)},
                                           log_path=self.log_path)
-        # the app's only (not this process's environment: the next of --runs N starts its own database)
+        # the app's only (not this process's environment: the next of N runs starts its own database)
         self.env = {"QUARKUS_DATASOURCE_JDBC_URL": f"jdbc:mysql://127.0.0.1:{self.port}/bench",
                     "QUARKUS_DATASOURCE_REACTIVE_URL": f"mysql://127.0.0.1:{self.port}/bench"}
 

@@ -276,14 +276,14 @@ def tail(path, lines=20):
 
 
 def place(cpus):
-    """--cpus app=N: this process (and all it starts) on the first cores, the app on the last N -> (the app's taskset
-    prefix, N, the placement in words)."""
+    """`--set cpus=app=N`: this process (and all it starts) on the first cores, the app on the last N -> (the app's
+    taskset prefix, N, the placement in words)."""
     m = re.fullmatch(r"app=([1-9][0-9]*)", cpus)
     if not m:
-        raise Fatal(f"--cpus takes app=N (N cores for the app), got '{cpus}'")
+        raise Fatal(f"cpus takes app=N (N cores for the app), got '{cpus}'")
     ncpu, n = os.cpu_count(), int(m.group(1))
     if n >= ncpu:
-        raise Fatal(f"--cpus app={n} leaves no core for the rest ({ncpu} cores)")
+        raise Fatal(f"cpus app={n} leaves no core for the rest ({ncpu} cores)")
     app_set, rest = range(ncpu - n, ncpu), range(0, ncpu - n)
     os.sched_setaffinity(0, set(rest))
     fmt = lambda r: str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}"   # noqa: E731

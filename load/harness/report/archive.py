@@ -12,7 +12,7 @@ ARCHIVE = "steps.tar.xz"
 # same rows as summary.json, goes into the archive of a new result)
 QUOTED = {"summary.json", "summary.md", "report.html", "machine.json", "runs.csv", "buckets.txt", "tools.json",
           "profiles.json"}
-RAW_DIRS = ("steps",)   # plus run-N: one run of a --runs result, whose own summary the medians replace
+RAW_DIRS = ("steps",)   # plus run-N: one run of a `--set runs=N` result, whose own summary the medians replace
 PAGES = ("summary.json", "summary.md", "report.html")
 LIMIT = 400_000   # bytes: the PAGES of one published folder together at most (docs/results/README.md)
 

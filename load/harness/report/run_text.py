@@ -67,7 +67,7 @@ def method_notes(meta):
 
 
 def per_run_text(meta, mode):
-    """'5,500 / 4,000 / 7,000 (median 5,500)': a series' saturation point in each run of a --runs summary."""
+    """'5,500 / 4,000 / 7,000 (median 5,500)': a series' saturation point in each run of a `--set runs=N` summary."""
     per = (meta or {}).get("saturation_runs", {}).get(mode)
     if not per:
         return ""

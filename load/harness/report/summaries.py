@@ -9,7 +9,7 @@ Subcommands (`vtvr-harness report SUBCOMMAND -h`):
   figures RUN_DIR OUT_DIR   io-p99.svg and io-throughput.svg for README (standalone SVG files)
   step STEP_DIR             one line about one finished step; exit 3 when the step saw errors
   hey-summary FILE.csv      a short summary of a hey CSV (load/hey.sh prints it)
-  hyperfoil STEP_DIR ALL_JSON   a Hyperfoil controller's all.json into a step folder of an --agents dry run
+  hyperfoil STEP_DIR ALL_JSON   a Hyperfoil controller's all.json into a step folder of an agents dry run
   machine [--java JAVA] [--app-url URL] [--set KEY=VALUE ...] [--list KEY=A,B]   machine.json to stdout
   pool OUT RUN_DIR...       the verdicts of several interleaved runs of the same design taken together, each run's
                             app invocations kept apart (report/pool.py)
@@ -165,7 +165,7 @@ def parser():
     f.add_argument("out")
     sub.add_parser("step", help="one line about one finished step; exit 3 when it saw errors").add_argument("step")
     sub.add_parser("hey-summary", help="a short summary of a hey CSV").add_argument("file")
-    hf = sub.add_parser("hyperfoil", help="a Hyperfoil controller's all.json into a step folder the --agents dry run "
+    hf = sub.add_parser("hyperfoil", help="a Hyperfoil controller's all.json into a step folder the agents dry run "
                         "wrote (docs/distributed.md); then `report build` of the run")
     hf.add_argument("step")
     hf.add_argument("all_json")

@@ -1,9 +1,9 @@
 """`load/compare.sh --experiment coldstart` (issue #44): the first minute under load. First the warm figures: one app
 per series, warmed until its JIT is quiet, its ceiling found on a rising staircase of io (unless --rates sets the
-rate) and its p99 at the run's rate (half the lowest ceiling). Then, --starts times in a random order, every series
-started fresh in every way (the plain JVM, the JVM with an AOT cache from a training run, the native executable with
---native) and loaded from its first ready second at that rate; its CPU read every second. The records and the
-settling rule: analysis/coldstart.py; the pages: report/coldstart_report.py."""
+rate) and its p99 at the run's rate (half the lowest ceiling). Then, `--set starts=N` times in a random order, every
+series started fresh in every way (the plain JVM, the JVM with an AOT cache from a training run, the native
+executable with --native) and loaded from its first ready second at that rate; its CPU read every second. The records
+and the settling rule: analysis/coldstart.py; the pages: report/coldstart_report.py."""
 from __future__ import annotations
 
 import os
@@ -42,7 +42,7 @@ class IoBench(Bench):
 
 def run(s, out, cmdline, starts=None, seconds=60):
     if starts is not None and not str(starts).isdigit() or starts is not None and int(starts) < 1:
-        raise Fatal(f"--starts takes a whole number >= 1, got '{starts}'")
+        raise Fatal(f"starts takes a whole number >= 1, got '{starts}'")
     n = int(starts) if starts else QUICK_STARTS if s.quick else STARTS
     with Procs() as ps:
         cold = Coldstart(s, out, cmdline, ps, n, seconds)

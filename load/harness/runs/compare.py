@@ -1,6 +1,6 @@
 """`compare` (load/compare.sh): the settings of a run and the design that runs it: sequential (one mode at a time,
 sequential.py), interleaved or duet (interleave.py), the scale or coldstart experiment (scale.py, coldstart.py); N
-sequential runs and their medians (--runs)."""
+sequential runs and their medians (`--set runs=N`)."""
 import copy
 import os
 import sys
@@ -17,20 +17,20 @@ from harness.runs.system import System
 
 
 def one_run_argv(argv):
-    """ARGV without --runs, --out and --rotate (and their values): the command line of one of N runs."""
+    """ARGV without --out and `--set runs=`, `--set rotate=` (and their values): the command line of one of N runs."""
     once, skip = [], False
-    for a in argv:
+    for a, nxt in zip(argv, [*argv[1:], ""]):
         if skip:
             skip = False
-        elif a in ("--runs", "--out", "--rotate"):
+        elif a == "--out" or a == "--set" and nxt.replace("-", "_").startswith(("runs=", "rotate=")):
             skip = True
-        elif not a.startswith(("--runs=", "--out=", "--rotate=")):
+        elif not a.startswith(("--out=", "--set=runs=", "--set=rotate=")):
             once.append(a)
     return once
 
 
 def write_agent_benchmarks(s, steps, out):
-    """--agents: each Hyperfoil step of STEPS as a step folder OUT/steps/NNN-.../ (its meta.json and results.hf.yaml,
+    """agents: each Hyperfoil step of STEPS as a step folder OUT/steps/NNN-.../ (its meta.json and results.hf.yaml,
     a benchmark for a Hyperfoil controller whose agents are S.agents, the rate split between them by Hyperfoil)
     against --app-url (or the default local app). `report hyperfoil` reads each run's all.json back into its folder."""
     url = s.app_url.rstrip("/") or "http://127.0.0.1:8080"
@@ -60,21 +60,22 @@ def cmdline(argv):
 
 
 def first_look(s, args):
-    """A plain --quick (no design, experiment, scenario, workload, remote app or --runs): runs/quick.py, what three
+    """A plain --quick (no design, experiment, scenario, workload, remote app or runs > 1): runs/quick.py, what three
     minutes can decide; with any of those, --quick shortens that design's run."""
     return s.quick and not (args.design or s.experiment or s.scenarios_given or s.app_url or s.runs > 1 or s.agents)
 
 
 def run(args):
-    """`compare`: one run, N runs and their medians (--runs), or the plan (--dry-run)."""
+    """`compare`: one run, N runs and their medians (`--set runs=N`), or the plan (--dry-run)."""
     s = plan.settings(args)
     out = os.path.abspath(s.out or default_out())
     if s.agents and s.design != "sequential":
-        raise Fatal("--agents: the benchmarks of a sequential plan (add --design sequential)")
+        raise Fatal("agents: the benchmarks of a sequential plan (add --design sequential)")
     if s.experiment == "scale":
         return scale.run(s, out, cmdline(args.argv))
     if s.experiment == "coldstart":
-        return coldstart.run(s, out, cmdline(args.argv), args.starts, s.duration_ms // 1000 if args.duration else 60)
+        return coldstart.run(s, out, cmdline(args.argv), plan.flag(args, "starts"),
+                             s.duration_ms // 1000 if args.duration else 60)
     if first_look(s, args):
         if s.dry_run:
             print("\n".join(f"{i}. {name}: about {sec:.0f} s" for i, (name, sec) in enumerate(quick.STAGES, 1)))
@@ -108,7 +109,7 @@ def run(args):
         try:
             with Procs() as ps:
                 rc = Sequential(one, plan.build_plan(one), run_dir,
-                                cmdline([*once, "--rotate", str(k - 1), "--out", run_dir]), ps).run()
+                                cmdline([*once, "--set", f"rotate={k - 1}", "--out", run_dir]), ps).run()
         except Fatal as e:
             log(f"error: {e}")
             rc = 1

@@ -168,8 +168,9 @@ class Interleaved:
 
     def warm(self, apps):
         """Warms APPS together, each at every step's scenario: ramped 1/3 -> 2/3 -> all of its share of the step's
-        rate over --warmup, then at all of it in 3 s rounds while any app's JIT threads use more than --warmup-jit-pct
-        % of a core, up to --warmup-max s in all (docs/harness.md); the warm blocks after it (restart) do the rest."""
+        rate over the warmup setting, then at all of it in 3 s rounds while any app's JIT threads use more than
+        warmup_jit_pct % of a core, up to warmup_max s in all (docs/harness.md); the warm blocks after it (restart)
+        do the rest."""
         s, t0 = self.s, time.monotonic()
         tdir = os.path.join(self.out, "logs", f"warmup-{apps[0].invocation}")
         os.makedirs(tdir, exist_ok=True)
@@ -386,7 +387,7 @@ def run(s, out, cmdline):
     if s.app_url:
         raise Fatal("--app-url: the interleaved and duet designs start their own apps (use --design sequential)")
     if s.runs != 1:
-        raise Fatal("--runs: an interleaved run already repeats its trials; use --budget for more")
+        raise Fatal("runs: an interleaved run already repeats its trials; use --budget for more")
     with Procs() as ps:
         run_ = Interleaved(s, out, cmdline, ps)
         try:

@@ -10,6 +10,7 @@ from harness.infra.catalogue import PARAMS, shaped, table
 from harness.infra.durations import parse_ms
 from harness.infra.errors import Fatal
 from harness.infra.series import base_of, client_of  # noqa: F401  (the runs' names for them)
+from harness.runs.options import boolean, csv, duration_ms, flag, ints, whole
 
 # Per scenario: (Vegeta rates in req/s, hey concurrency levels), sized for a 2-core machine that also runs the
 # load generator, the delay service and the database
@@ -156,30 +157,24 @@ class Step:
         return " ".join(x for x in (self.series, self.scenario, self.tool, str(self.level), self.extra) if x)
 
 
-def _csv(text):
-    return tuple(x for x in (text or "").replace(" ", ",").split(",") if x)
-
-
-def _ints(text, what):
-    vals = _csv(text)
-    for v in vals:
-        if not re.fullmatch(r"[1-9][0-9]*", v):
-            raise Fatal(f"rates and concurrency levels are positive integers, got '{v}'")
-    return tuple(int(v) for v in vals)
-
-
-def _duration_ms(text, what):
-    try:
-        return parse_ms(text)
-    except ValueError:
-        raise Fatal(f"{what}, got '{text}'") from None
-
-
-def flag(args, name, default=None):
-    """The value of --NAME (dashes as underscores) when given, else --workload-file's, else DEFAULT."""
-    v = getattr(args, name, None)
-    v = (getattr(args, "workload_file", None) or {}).get(name) if v is None else v
-    return default if v is None else v
+def _preset(s, args, env, exp):
+    """Experiment EXP's preset into S and ENV (the flags win over it, applied after); the preset."""
+    preset = EXPERIMENTS.get(exp if exp in ("saturate", "cost", "ladder", "scale", "coldstart") else exp.upper())
+    if preset is None:
+        raise Fatal(f"unknown experiment '{exp}' (E1 .. E8, saturate, cost, ladder, scale, coldstart)")
+    if s.quick:
+        preset = {**preset, **preset.get("quick", {})}
+    s.experiment = exp
+    s.scenarios = csv(preset["scenarios"])
+    s.modes = csv(preset.get("modes")) or s.modes
+    s.rates, s.conc = preset.get("rates", ()), preset.get("conc", ())
+    s.tools = csv(preset.get("tools")) or s.tools
+    s.duration = preset.get("duration", s.duration)
+    s.cost = preset.get("cost", False)
+    env.update({k: v for k, v in preset.get("env", {}).items() if flag(args, k.lower()) is None})
+    s.app_java_opts = preset.get("app_java_opts", s.app_java_opts)
+    s.delay_java_opts = preset.get("delay_java_opts", s.delay_java_opts)
+    return preset
 
 
 def settings(args, rng=random):
@@ -189,71 +184,54 @@ def settings(args, rng=random):
     env = sc.canonical({k: flag(args, k.lower()) for k in PARAMS if flag(args, k.lower()) is not None})
     env["TIMEOUT"] = flag(args, "timeout", "10s")
     s = Settings(scenarios=sc.plain, modes=sc.modes, quick=args.quick, dry_run=args.dry_run, native=args.native,
-                 rebuild=args.rebuild, no_build=args.no_build, profile=args.profile, aot=args.aot, out=args.out or "",
-                 app_url=args.app_url or "", app_pid=args.app_pid or "", cpus=args.cpus or "")
-    aa, exp = args.aa or "", args.experiment or ""
-    if exp:
-        preset = EXPERIMENTS.get(exp if exp in ("saturate", "cost", "ladder", "scale", "coldstart") else exp.upper())
-        if preset is None:
-            raise Fatal(f"unknown experiment '{exp}' (E1 .. E8, saturate, cost, ladder, scale, coldstart)")
-        if s.quick:
-            preset = {**preset, **preset.get("quick", {})}
-        s.experiment = exp
-        s.scenarios = _csv(preset["scenarios"])
-        s.modes = _csv(preset.get("modes")) or s.modes
-        s.rates, s.conc = preset.get("rates", ()), preset.get("conc", ())
-        s.tools = _csv(preset.get("tools")) or s.tools
-        s.duration = preset.get("duration", s.duration)
-        s.cost = preset.get("cost", False)
-        env.update({k: v for k, v in preset.get("env", {}).items() if flag(args, k.lower()) is None})
-        aa = aa or preset.get("aa", "")
-        s.app_java_opts = preset.get("app_java_opts", s.app_java_opts)
-        s.delay_java_opts = preset.get("delay_java_opts", s.delay_java_opts)
-    s.warmup_max_s = flag(args, "warmup_max", "45")
-    ramp = flag(args, "ramp_in", "0s" if s.quick else "1s")
-    reuse = args.reuse
+                 rebuild=bool(boolean(args, "rebuild")), no_build=args.no_build, profile=args.profile, aot=args.aot,
+                 out=args.out or "", app_url=args.app_url or "", app_pid=flag(args, "app_pid", ""),
+                 cpus=flag(args, "cpus", ""))
+    exp = args.experiment or ""
+    preset = _preset(s, args, env, exp) if exp else {}
+    reuse = boolean(args, "reuse")
     if s.quick:
         s.duration, s.warmup = "1s", "1s"
-        s.warmup_max_s = flag(args, "warmup_max", "0")
-        reuse = True if reuse is None else reuse
-    s.reuse = bool(reuse)
-    s.scenarios = _csv(args.scenario) or shaped(env) or s.scenarios   # a workload: its scenario unless told
-    s.modes = _csv(flag(args, "modes")) or s.modes
-    s.rates = _ints(flag(args, "rates"), "rates") or s.rates
-    s.conc = _ints(flag(args, "concurrency"), "concurrency") or s.conc
-    s.tools = _csv(args.tools) or s.tools
-    s.agents = _csv(args.agents)
+    s.reuse = bool(s.quick if reuse is None else reuse)
+    s.warmup_max_s = whole(args, "warmup_max", "0" if s.quick else "45")
+    s.scenarios = csv(args.scenario) or shaped(env) or s.scenarios   # a workload: its scenario unless told
+    s.modes = csv(flag(args, "modes")) or s.modes
+    s.rates = ints(flag(args, "rates"), "rates") or s.rates
+    s.conc = ints(flag(args, "concurrency"), "concurrency") or s.conc
+    s.tools = csv(args.tools) or s.tools
+    s.agents = csv(flag(args, "agents"))
     if len(s.agents) == 1 and re.fullmatch(r"k8s:[1-9][0-9]*", s.agents[0]):   # pods of Hyperfoil's k8s deployer
         s.agents = ("",) * int(s.agents[0][4:])
     if s.agents and not ("hyperfoil" in s.tools and args.dry_run):
-        raise Fatal("--agents: Hyperfoil benchmarks for a controller's agents (docs/distributed.md); they are written, "
+        raise Fatal("agents: Hyperfoil benchmarks for a controller's agents (docs/distributed.md); they are written, "
                     "not run, by a --dry-run with --tools hyperfoil")
     s.duration = args.duration or s.duration
-    s.warmup = args.warmup or s.warmup
+    s.warmup = flag(args, "warmup") or s.warmup
     env.setdefault("DELAY", sc.default("DELAY"))   # the app's catalogue
     s.env = env
     # the settings of the app that a preset names (E2, E3: the reactive cpu guard) reach every app it starts
     s.app_env = {k: v for k, v in env.items() if k.startswith(("BENCH_", "QUARKUS_"))}
-    if not re.fullmatch(r"[0-9]+", str(flag(args, "settle", "0"))):
-        raise Fatal(f"--settle is whole seconds, got '{args.settle}'")
-    s.settle_s = int(flag(args, "settle", "0"))
+    s.settle_s = whole(args, "settle", "0", what="whole seconds")
     s.app_java_opts = flag(args, "app_java_opts", s.app_java_opts)
     s.delay_java_opts = flag(args, "delay_java_opts", s.delay_java_opts)
     s.metrics_interval = flag(args, "metrics_interval", "0.5")
-    if not re.fullmatch(r"[0-9]+", str(s.warmup_max_s)):
-        raise Fatal(f"--warmup-max is whole seconds, got '{s.warmup_max_s}'")
-    s.warmup_max_s = int(s.warmup_max_s)
-    scale, jit = flag(args, "warmup_scale", "100"), flag(args, "warmup_jit_pct", "5")
-    if not re.fullmatch(r"[1-9][0-9]*", scale):
-        raise Fatal(f"--warmup-scale is a positive whole percentage, got '{scale}'")
-    if not re.fullmatch(r"[0-9]+", jit):
-        raise Fatal(f"--warmup-jit-pct is a whole percentage, got '{jit}'")
-    s.warmup_scale, s.warmup_jit_pct = int(scale), int(jit)
-    s.duration_ms = _duration_ms(s.duration, "--duration must be a Go duration like 5s or 1m")
-    s.warmup_ms = _duration_ms(s.warmup, "--warmup must be a Go duration like 10s")
-    s.ramp_ms = _duration_ms(ramp, "--ramp-in must be a Go duration like 1s or 0s")
+    s.warmup_scale = whole(args, "warmup_scale", "100", least=1, what="a positive whole percentage")
+    s.warmup_jit_pct = whole(args, "warmup_jit_pct", "5", what="a whole percentage")
+    s.duration_ms = duration_ms(s.duration, "--duration must be a Go duration like 5s or 1m")
+    s.warmup_ms = duration_ms(s.warmup, "warmup must be a Go duration like 10s")
+    s.ramp_ms = duration_ms(flag(args, "ramp_in", "0s" if s.quick else "1s"), "ramp_in must be a Go duration like 1s")
     s.timeout = env.pop("TIMEOUT")
-    s.timeout_s = max(1, _duration_ms(s.timeout, "--timeout must be a Go duration like 10s") // 1000)
+    s.timeout_s = max(1, duration_ms(s.timeout, "timeout must be a Go duration like 10s") // 1000)
+    _check(s, sc, args.aa or preset.get("aa", ""))
+    s.runs = whole(args, "runs", "1", least=1, most=99, what="1 to 99")
+    design_opts(s, args, exp, preset)
+    rotate = None if flag(args, "rotate") is None else whole(args, "rotate", "0")
+    s.rotate = rotate if rotate is not None else rng.randrange(len(s.modes) + (1 if s.aa else 0))
+    return s
+
+
+def _check(s, sc, aa):
+    """The scenarios, modes and tools of S known to catalogue SC; the A/A series AA (or the default's) set."""
     for sc_name in s.scenarios:
         if sc_name not in sc.scenarios:
             raise Fatal(f"unknown scenario '{sc_name}' (one of: {' '.join(sc.scenarios)})")
@@ -263,36 +241,28 @@ def settings(args, rng=random):
         takes = ("virtual", "worker", *ladder.CLIENT_RUNGS)
         if client_of(m) and (base_of(m) not in takes or client_of(m) not in CLIENTS):
             raise Fatal(f"mode '{m}': a delay client (+socket, +rest-client) exists for {', '.join(takes)} only")
+    for t in s.tools:
+        if t not in DRIVERS:
+            raise Fatal(f"unknown tool '{t}' ({', '.join(DRIVERS)})")
     aa = aa or ("reactive" if not s.quick and "io" in s.scenarios and any(is_rate(t) for t in s.tools) else "")
     s.aa = "" if aa == "none" else aa
     if s.aa and s.aa not in s.modes:
         raise Fatal(f"--aa {s.aa}: not one of the measured modes ({','.join(s.modes)})")
-    if args.rotate is not None and not re.fullmatch(r"[0-9]+", args.rotate):
-        raise Fatal(f"--rotate takes a whole number, got '{args.rotate}'")
-    for t in s.tools:
-        if t not in DRIVERS:
-            raise Fatal(f"unknown tool '{t}' ({', '.join(DRIVERS)})")
-    if not re.fullmatch(r"[1-9][0-9]?", args.runs):
-        raise Fatal(f"--runs takes 1 to 99, got '{args.runs}'")
-    s.runs = int(args.runs)
-    design_opts(s, args, exp, preset if exp else {})
-    s.rotate = int(args.rotate) if args.rotate is not None else rng.randrange(len(s.modes) + (1 if s.aa else 0))
-    return s
 
 
 def design_opts(s, args, experiment, preset):
     """--design, --budget, --jvm-opts, --seed into S. The default design is interleaved for a plain run (and --quick),
-    sequential for an experiment, --runs, --cost, --app-url or --cpus, unless the PRESET names its design."""
+    sequential for an experiment, runs > 1, --cost, --app-url or cpus, unless the PRESET names its design."""
     s.scenarios_given = bool(args.scenario or shaped(s.env) or preset.get("scenarios"))
     s.modes_given = bool(flag(args, "modes") or preset.get("modes"))
     plain = not (experiment or s.runs > 1 or s.app_url or s.cpus)
     s.design = args.design or preset.get("design") or ("interleaved" if plain else "sequential")
     if s.design not in DESIGNS:
         raise Fatal(f"--design takes {', '.join(DESIGNS)}, got '{s.design}'")
-    s.budget_s = QUICK_BUDGET_S if s.quick else _duration_ms(preset["budget"], "budget") / 1000 \
+    s.budget_s = QUICK_BUDGET_S if s.quick else duration_ms(preset["budget"], "budget") / 1000 \
         if "budget" in preset else DEFAULT_BUDGET_S
     if args.budget:
-        s.budget_s = _duration_ms(args.budget, "--budget must be a Go duration like 20m or 90s") / 1000
+        s.budget_s = duration_ms(args.budget, "--budget must be a Go duration like 20m or 90s") / 1000
     s.restart_every = preset.get("restart_every", s.restart_every)
     for item in args.jvm_opts or ():
         name, eq, opts = item.partition("=")
@@ -312,16 +282,17 @@ def design_opts(s, args, experiment, preset):
                 s.duration, s.duration_ms = "2s", 2000
         elif not args.duration:                          # short trials, more blocks: docs/harness.md
             s.duration = preset.get("trial", "3s")
-            s.duration_ms = _duration_ms(s.duration, "duration")
+            s.duration_ms = duration_ms(s.duration, "duration")
         if not s.aa and args.aa != "none":
             s.aa = "reactive"
-        if args.warmup is None:
+        if flag(args, "warmup") is None:
             s.warmup, s.warmup_ms = ("2s", 2000) if s.quick else ("10s", 10000)
 
 
 def mode_order(s):
-    """The series in measuring order, rotated by --rotate (the last one gets the warmest DB buffer pool and page
-    cache); the A/A series is one of its own in the rotation, so its two measurements sit at different places."""
+    """The series in measuring order, rotated by the rotate setting (the last one gets the warmest DB buffer pool
+    and page cache); the A/A series is one of its own in the rotation, so its two measurements sit at different
+    places."""
     order = list(s.modes) + ([s.aa + "-aa"] if s.aa else [])
     k = s.rotate % len(order)
     return order[k:] + order[:k]
@@ -357,7 +328,7 @@ def build_plan(s):
 
 def app_starts(plan, reuse):
     """The indexes of the steps before which an app (and delay service) starts: every series with a fresh app,
-    with --reuse only the first one, a delay-client variant, the A/A row and a move to another process."""
+    with reuse only the first one, a delay-client variant, the A/A row and a move to another process."""
     starts, current, client = [], None, None
     own = table().bare
     process = lambda series: base_of(series) if base_of(series) in own else "app"   # noqa: E731

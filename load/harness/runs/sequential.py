@@ -1,5 +1,5 @@
 """The sequential design: one mode at a time in a freshly started app and delay service (or one app for all with
---reuse), each warmed up, then the plan's steps (per scenario a rate sweep per rate tool, Vegeta or Hyperfoil, and
+reuse), each warmed up, then the plan's steps (per scenario a rate sweep per rate tool, Vegeta or Hyperfoil, and
 a hey concurrency sweep) with the sampler beside them; an app that stops answering is restarted; the steps go to the
 report."""
 import contextlib
@@ -100,7 +100,7 @@ class Sequential:
 
     def warm(self, series):
         """Every chosen scenario of the series at once, each at the lowest rate of its default sweep, ramped
-        1/4 -> 1/2 -> full over --warmup, then at full rate in 3 s rounds while the JIT compiler threads still
+        1/4 -> 1/2 -> full over the warmup setting, then at full rate in 3 s rounds while the JIT compiler threads still
         use more than WARMUP_JIT_PCT % of one core, up to WARMUP_MAX s in all; results discarded (docs/harness.md).
         True when every warm-up request succeeded."""
         s, m, t0 = self.s, plan.base_of(series), time.monotonic()

@@ -49,7 +49,7 @@ class System:
         log(f"results -> {self.out}")
         if self.external:
             if s.app_pid and not os.path.exists(f"/proc/{s.app_pid}"):
-                raise Fatal(f"--app-pid {s.app_pid}: no such process here")
+                raise Fatal(f"app_pid {s.app_pid}: no such process here")
             if s.native or s.cpus:
                 raise Fatal(f"--{'native' if s.native else 'cpus'}: the processes this script starts; with --app-url "
                             "you started the app yourself")
@@ -58,7 +58,7 @@ class System:
                             "script starts (the bare Vert.x main, vt-native); measure it without --app-url")
             if not is_loopback(self.url):
                 log(f"{self.url} is another machine: loading it, as --app-url names it")
-        if s.cpus:   # --cpus app=N: the app on the last N cores, this runner and all it starts on the others
+        if s.cpus:   # cpus app=N: the app on the last N cores, this runner and all it starts on the others
             self.taskset, self.app_cores, self.placement = procs.place(s.cpus)
             log(f"placement: {self.placement}")
         if not self.external:
@@ -137,7 +137,7 @@ class System:
         warm-up does: each series' mode, the first one's delay client), then exits and leaves OUT/app.aot, the
         classes, linked, and the method profiles (JDK 25, JEPs 483 and 515) the apps then start from -> its path."""
         path, port = os.path.join(self.out, "app.aot"), procs.free_port()
-        log(f"AOT training run: one app serving {', '.join(series)} over --warmup, then -XX:AOTCacheOutput={path}")
+        log(f"AOT training run: one app serving {', '.join(series)} over the warm-up, then -XX:AOTCacheOutput={path}")
         proc = self.start_app("aot training", port, delay_port, os.path.join(self.out, "logs", "aot.log"), series[0],
                               java_opts=[*self.s.app_java_opts.split(), f"-XX:AOTCacheOutput={path}"])
         url = f"http://127.0.0.1:{port}"
