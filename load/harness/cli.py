@@ -1,9 +1,9 @@
 """The one command line of the harness: `vtvr-harness SUBCOMMAND [options]`; every option is a flag of a subcommand and
-its -h is generated from the parser below. Environment variables: only the documented overrides of infra/settings."""
+its -h is generated from the parser below. Each subcommand is a function below that imports what runs it (a reader
+follows `compare` from here to runs/compare.run by its imports; each imports only its own, so that `advise` answers
+in under a second). Environment variables: only the documented overrides of infra/settings."""
 import argparse
-import importlib
 import re
-import runpy
 import sys
 import textwrap
 
@@ -12,13 +12,6 @@ from harness.infra.errors import Fatal
 from harness.infra.settings import OVERRIDES, SET_ONLY
 from harness.runs import options
 
-# Subcommands whose module owns its options (the analysis side): the arguments go to that module's own parser
-DELEGATED = {
-    "report": ("harness.report.summaries", "summaries, report.html, figures and one-step lines"),
-    "sample": ("harness.sampling.sample", "the per-step process and /q/metrics sampler"),
-    "chaos-probe": ("harness.runs.chaos.chaos", "the fault checks' probes and analysis (targets, recover, verify)"),
-    "hostile": ("harness.runs.chaos.hostile", "the hostile-client checks"),
-}
 ENVIRONMENT = "environment (documented overrides): " + ", ".join(OVERRIDES)
 
 
@@ -185,31 +178,94 @@ def targets_parser():
     return p
 
 
-COMMANDS = {"compare": (compare_parser, "harness.runs.compare"), "chaos": (chaos_parser, "harness.runs.chaos.run"),
-            "startup": (startup_parser, "harness.runs.startup"), "contract": (contract_parser, "harness.runs.contract"),
-            "targets": (targets_parser, "harness.infra.targets"),
-            "calibrate": (calibrate_parser, "harness.runs.calibrate"), "advise": (advise_parser, "harness.runs.advise")}
+def compare(args):
+    from harness.runs import compare
+    return compare.run(args)
+
+
+def chaos(args):
+    from harness.runs.chaos import run
+    return run.run(args)
+
+
+def startup(args):
+    from harness.runs import startup
+    return startup.run(args)
+
+
+def contract(args):
+    from harness.runs import contract
+    return contract.run(args)
+
+
+def targets(args):
+    from harness.infra import targets
+    return targets.run(args)
+
+
+def calibrate(args):
+    from harness.runs import calibrate
+    return calibrate.run(args)
+
+
+def advise(args):
+    from harness.runs import advise
+    return advise.run(args)
+
+
+# name -> (its parser, the function that runs it, what it is)
+COMMANDS = {"compare": (compare_parser, compare, "load/compare.sh"), "chaos": (chaos_parser, chaos, "load/chaos.sh"),
+            "startup": (startup_parser, startup, "load/startup.sh"),
+            "contract": (contract_parser, contract, "load/contract.sh"),
+            "targets": (targets_parser, targets, "the request load/vegeta.sh and hey.sh send"),
+            "calibrate": (calibrate_parser, calibrate, "load/calibrate.sh"),
+            "advise": (advise_parser, advise, "a workload's predicted cost per series")}
+
+
+# Subcommands whose module owns its options (the analysis side): the arguments go to that module's own main(argv)
+def report(argv):
+    from harness.report import summaries
+    return summaries.main(argv)
+
+
+def sample(argv):
+    from harness.sampling import sample
+    return sample.main(argv)
+
+
+def chaos_probe(argv):
+    from harness.runs.chaos import chaos
+    return chaos.main(argv)
+
+
+def hostile(argv):
+    from harness.runs.chaos import hostile
+    return hostile.main(argv)
+
+
+# name -> (the function of its arguments, what it is)
+DELEGATED = {"report": (report, "summaries, report.html, figures and one-step lines"),
+             "sample": (sample, "the per-step process and /q/metrics sampler"),
+             "chaos-probe": (chaos_probe, "the fault checks' probes and analysis (targets, recover, verify)"),
+             "hostile": (hostile, "the hostile-client checks")}
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: vtvr-harness COMMAND [options]   (COMMAND -h for its options)\n")
-        for name in COMMANDS:
-            print(f"  {name:12} " + {"targets": "the request load/vegeta.sh and hey.sh send",
-                                     "advise": "a workload's predicted cost per series"}.get(name, f"load/{name}.sh"))
+        for name, (*_, what) in COMMANDS.items():
+            print(f"  {name:12} {what}")
         for name, (_, what) in DELEGATED.items():
             print(f"  {name:12} {what}")
         return 0 if argv else 2
     command, rest = argv[0], argv[1:]
     if command in DELEGATED:
-        sys.argv = [f"vtvr-harness {command}", *rest]
-        runpy.run_module(DELEGATED[command][0], run_name="__main__", alter_sys=True)
-        return 0
+        return DELEGATED[command][0](rest) or 0
     if command not in COMMANDS:
         print(f"error: unknown command '{command}' (vtvr-harness -h lists them)", file=sys.stderr)
         return 2
-    parser, module = COMMANDS[command]
+    parser, function, _ = COMMANDS[command]
     from harness.infra.procs import Terminated
     try:
         args = parser().parse(rest)
@@ -218,7 +274,7 @@ def main(argv=None):
         args.argv = rest
         if getattr(args, "app_url", None):
             catalogue.use(url=args.app_url)   # the scenario catalogue of the app the run measures
-        return importlib.import_module(module).run(args)
+        return function(args)
     except Fatal as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -268,7 +268,7 @@ def summary(out, incomplete=False):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m harness.runs.chaos.chaos", description=__doc__,
+    p = argparse.ArgumentParser(prog="vtvr-harness chaos-probe", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("targets")

@@ -20,6 +20,7 @@ import pathlib
 import re
 import resource
 import socket
+import sys
 import threading
 import time
 from urllib.parse import urlparse
@@ -215,15 +216,16 @@ def run(base, checks, flood_s=8.0, idle=2000):
     return all(results)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="vtvr-harness hostile", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--base", required=True)
     p.add_argument("--checks", required=True)
     p.add_argument("--flood", type=float, default=8, help="seconds of the cpu flood")
     p.add_argument("--idle", type=int, default=2000, help="idle connections of check 5.1")
-    a = p.parse_args()
-    raise SystemExit(0 if run(a.base, a.checks, a.flood, a.idle) else 1)
+    a = p.parse_args(argv)
+    return 0 if run(a.base, a.checks, a.flood, a.idle) else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
