@@ -189,3 +189,30 @@ def test_trials_are_written_as_one_table_and_read_back_from_either_layout(tmp_pa
     assert table["fields"][0] == "series" and len(table["rows"]) == 5
     assert Trial.of_json(json.loads(json.dumps(table))) == trials
     assert Trial.of_json([dict(zip(table["fields"], r, strict=True)) for r in table["rows"]]) == trials   # the old
+
+
+def sweep_trial(rate, p99):
+    sh = dict.fromkeys(SHAPE_KEYS, 0)
+    return Trial("virtual", sh, rate, rate, 100, 100, 1.0, 2.0, 10.0, p99, 100, 40, 0.0, "sweep")
+
+
+def test_a_ceiling_counts_when_its_repeat_crosses_too():
+    unloaded = sweep_trial(50, 100)
+    spike = [unloaded, sweep_trial(800, 250), sweep_trial(800, 120), sweep_trial(900, 130), sweep_trial(1000, 300),
+             sweep_trial(1000, 260)]
+    assert costmodel.sweep_ceiling(spike) == 800 and costmodel.confirmed_ceiling(spike) == 1000
+    assert costmodel.confirmed_ceiling(spike[:4]) is None   # a lone spike is no ceiling
+
+
+def test_the_verify_sweep_repeats_a_crossing_step_and_ends_at_a_confirmed_one():
+    p99 = {50: [100], 800: [250, 120], 900: [130], 1000: [300, 260], 1100: [400]}
+
+    class Bench:
+        seconds = 3
+
+        def trial(self, series, sh, rate, kind, seconds=None):
+            return sweep_trial(rate, p99[rate].pop(0))
+
+    done = advise.confirmed_sweep(Bench(), "virtual", {}, [50, 800, 900, 1000, 1100])
+    assert [t.rate for t in done] == [50, 800, 800, 900, 1000, 1000]
+    assert costmodel.confirmed_ceiling(done) == 1000

@@ -252,6 +252,21 @@ def sweep_ceiling(sweep):
     return None
 
 
+def confirmed_ceiling(sweep):
+    """The first rate of an ascending SWEEP (its first trial the unloaded one; a rate whose p99 crossed is measured
+    twice, the repeat right after) at which every trial crossed as sweep_ceiling counts it; None when none did. A
+    crossing its repeat does not confirm was a spike: measured twice in one run, the same shape's first crossing
+    moved by up to 50 % (docs/advise.md, the check of 2026-11-28)."""
+    if len(sweep) < 2:
+        return None
+    rates = list(dict.fromkeys(t.rate for t in sweep[1:]))
+    for r in rates:
+        at = [t for t in sweep[1:] if t.rate == r]
+        if len(at) > 1 and all(sweep_ceiling([sweep[0], t]) for t in at):
+            return r
+    return None
+
+
 @dataclass(frozen=True)
 class Prediction:
     """One series' predicted cost of a shape at a rate."""
