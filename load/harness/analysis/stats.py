@@ -42,11 +42,19 @@ import numpy as np
 from scipy import stats as sps
 
 from harness.analysis import model
+from harness.analysis.pairing import (  # noqa: F401  (callers' stats.FULL, stats.Pairing, ...)
+    FULL,
+    Pairing,
+    log_ratio,
+    metric_value,
+    pair,
+    served_fully,
+    steps_of,
+)
 
 METRICS = tuple(model.METRICS)   # the trial records' fields the verdicts compare (model.METRICS: units, labels)
 PER_SUCCESS = tuple(k for k, m in model.METRICS.items() if m.row_key)   # undefined in a trial with no success
 PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
-FULL = 0.999          # "served fully": successes / requests over a step's trials (a target's full)
 BOOT_MIN_N = 20       # fewer blocks: any bootstrap interval is too narrow, t is used
 BOOT_RESAMPLES = 4999
 MAX_BLOCKS_NEEDED = 10_000   # beyond this, "no practical number of blocks decides it"
@@ -226,76 +234,6 @@ def blocks_needed(iv, region):
     return blocks, f"about {blocks} blocks{unit} at the observed spread"
 
 
-# ---------------------------------------------------------------------------------------------- trial records
-def metric_value(rec, metric):
-    """METRIC of one trial record, or None where it is undefined (no success for a per-success figure)."""
-    if metric == "ok_rate":
-        d, ok = rec.get("duration_s"), rec.get("ok")
-        return None if not d or ok is None else max(ok, 0.5) / d   # 0 successes: half a success (Haldane)
-    v = rec.get(metric)
-    return float(v) if v is not None and math.isfinite(v) and v > 0 else None
-
-
-def _pick(recs, series, other):
-    """SERIES' record paired with OTHER in one block: its duet trial with OTHER if there is one, else its own."""
-    duet = [r for r in recs if r["series"] == series and r.get("duet_with") == other]
-    mine = duet or [r for r in recs if r["series"] == series and not r.get("duet_with")]
-    if len(mine) > 1:
-        raise ValueError(f"{len(mine)} trials of {series} in block {mine[0]['block']} at one step")
-    return mine[0] if mine else None
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """The log ratios of one pair at one step (or what pair()'s COMBINE made of each block), their invocation keys,
-    and the blocks left out."""
-    log_ratios: list
-    invocations: list
-    blocks: int          # blocks with both values
-    missing: dict        # series -> blocks where its per-success figure was undefined (no success)
-    dropped: int         # blocks where a trial of the pair could not run (error)
-
-
-def log_ratio(va, vb):
-    return math.log(va / vb)
-
-
-def pair(records, a, b, scenario, rate, metric, combine=log_ratio):
-    """Pairing of series A over series B at (SCENARIO, RATE) for METRIC, block by block; COMBINE makes a block's
-    value from A's and B's (the log ratio; a difference for ladder.py's added cost)."""
-    by_block = {}
-    for r in records:
-        if r["scenario"] == scenario and float(r["rate"]) == float(rate):
-            by_block.setdefault(r["block"], []).append(r)
-    ys, invs, missing, dropped = [], [], {a: 0, b: 0}, 0
-    for blk in sorted(by_block):
-        ra, rb = _pick(by_block[blk], a, b), _pick(by_block[blk], b, a)
-        if ra is None and rb is None:
-            continue
-        if ra is None or rb is None or ra.get("error") or rb.get("error"):
-            dropped += 1
-            continue
-        va, vb = metric_value(ra, metric), metric_value(rb, metric)
-        if va is None or vb is None:
-            for s, v in ((a, va), (b, vb)):
-                missing[s] += v is None
-            continue
-        ys.append(combine(va, vb))
-        invs.append((ra.get("invocation", 0), rb.get("invocation", 0)))
-    return Pairing(ys, invs, len(ys), {s: k for s, k in missing.items() if k}, dropped)
-
-
-def served_fully(records, series, scenario, rate):
-    """True when SERIES answered at least FULL of its requests with success over the step's trials that ran."""
-    rs = [r for r in records if r["series"] == series and r["scenario"] == scenario
-          and float(r["rate"]) == float(rate) and not r.get("error")]
-    sent = sum(r.get("requests") or 0 for r in rs)
-    return bool(rs) and sent > 0 and sum(r.get("ok") or 0 for r in rs) >= FULL * sent
-
-
-def steps_of(records):
-    """[(scenario, rate)] present in RECORDS, in first-seen order."""
-    return list(dict.fromkeys((r["scenario"], float(r["rate"])) for r in records))
 ONE_INVOCATION = "every series ran in one app invocation"   # report/verdict_summary.py says what that means
 
 
@@ -313,14 +251,9 @@ def _entry(target, scenario, rate, metric, series, pairing, iv, region, aa):
         note="").as_dict()
 
 
-def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
-    """The verdict entries of a run -> {"verdicts": [...], "skipped": [(target, scenario, rate, why)],
-    "design_broken": str or None}. RECORDS: trial records (see docs/statistics.md and trials.Trial.records);
-    TARGETS: harness.targets.Target objects; AA_PAIRS: [(series, same series measured again)], e.g.
-    [("reactive-aa", "reactive")]. LEVEL: the confidence level of this look (trials.look_level)."""
-    steps = steps_of(records)
-    out, skipped = [], []
-    aa_entries, aa_ivs = [], []
+def _aa_verdicts(records, steps, aa_pairs, level, method, seed, cannot_decide):
+    """analyse()'s A/A entries -> (entries, {step and metric: A/A half-width}, design_broken)."""
+    out, aa_entries, aa_ivs = [], [], []
     for a, b in aa_pairs:
         for scenario, rate in steps:
             for metric in METRICS:
@@ -328,9 +261,6 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
                 if p.blocks or p.missing or p.dropped:
                     aa_entries.append((p, scenario, rate, metric, (a, b)))
     m = max(1, sum(p.blocks >= 2 for p, *_ in aa_entries))
-    # one app invocation per series (--quick, the ladder preset): the spread between invocations, which dominates an
-    # interval (docs/statistics.md), is not in it; the run can show its figures but decide nothing, not even its design
-    cannot_decide = ONE_INVOCATION if max((r.get("invocation") or 0 for r in records), default=1) == 0 else None
     broken = []
     for p, scenario, rate, metric, ab in aa_entries:
         iv = interval(p.log_ratios, p.invocations, level, method, seed)
@@ -355,7 +285,20 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
     for key, hw in aa_ivs:   # None: an A/A without an interval there, which no other pair can make up for
         aa_hw[key] = None if hw is None or (key in aa_hw and aa_hw[key] is None) else max(aa_hw.get(key, 0.0), hw)
     design_broken = ("A/A interval excludes 1.00 at the family-wise level: " + "; ".join(broken)) if broken else None
+    return out, aa_hw, design_broken
 
+
+def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
+    """The verdict entries of a run -> {"verdicts": [...], "skipped": [(target, scenario, rate, why)],
+    "design_broken": str or None}. RECORDS: trial records (see docs/statistics.md and trials.Trial.records);
+    TARGETS: harness.targets.Target objects; AA_PAIRS: [(series, same series measured again)], e.g.
+    [("reactive-aa", "reactive")]. LEVEL: the confidence level of this look (trials.look_level)."""
+    steps = steps_of(records)
+    # one app invocation per series (--quick, the ladder preset): the spread between invocations, which dominates an
+    # interval (docs/statistics.md), is not in it; the run can show its figures but decide nothing, not even its design
+    cannot_decide = ONE_INVOCATION if max((r.get("invocation") or 0 for r in records), default=1) == 0 else None
+    out, aa_hw, design_broken = _aa_verdicts(records, steps, aa_pairs, level, method, seed, cannot_decide)
+    skipped = []
     for t in targets:
         for scenario, rate in steps:
             if scenario not in t.scenarios or (t.rates is not None and rate not in t.rates):

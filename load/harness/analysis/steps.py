@@ -79,17 +79,14 @@ def vegeta_result(step, ramp_in_s=0.0):
     return res if res.every_ms.get_total_count() else None
 
 
-def resource_figures(step):
+def read_samples(step):
+    """The sampler's readings in STEP, a remote app's CPU, RSS and threads from its scrapes."""
     samples = []
     for line in read_text(os.path.join(step, "samples.jsonl")).splitlines():
         try:
             samples.append(json.loads(line))
         except ValueError:
             pass
-    before = jvm_metrics(read_text(os.path.join(step, "metrics-before.prom")))
-    after = jvm_metrics(read_text(os.path.join(step, "metrics-after.prom")))
-    res = {"cpu_ms": None, "cpu_pct": None, "rss_peak_mib": None, "threads_peak": None, "gen_cpu_pct": None,
-           "delay_cpu_pct": None, "scrape_cpu_pct": None}
     # a remote app (no pid): its CPU and RSS come from the scrapes (Micrometer's process_cpu_time)
     for s in samples:
         m = s.get("metrics") or {}
@@ -99,6 +96,15 @@ def resource_figures(step):
                 s["rss_kb"] = m["process_rss_bytes"] / 1024
             if m.get("jvm_live_threads"):
                 s["threads"] = m["jvm_live_threads"]
+    return samples
+
+
+def resource_figures(step):
+    samples = read_samples(step)
+    before = jvm_metrics(read_text(os.path.join(step, "metrics-before.prom")))
+    after = jvm_metrics(read_text(os.path.join(step, "metrics-after.prom")))
+    res = {"cpu_ms": None, "cpu_pct": None, "rss_peak_mib": None, "threads_peak": None, "gen_cpu_pct": None,
+           "delay_cpu_pct": None, "scrape_cpu_pct": None}
     timed = [s for s in samples if s.get("cpu_ms") is not None]
     wall = timed[-1]["t"] - timed[0]["t"] if len(timed) >= 2 else 0
     if len(timed) >= 2:
@@ -187,66 +193,13 @@ def step_figures(step, worker_pool):
         if rep is None:
             row["flags"] = "NO_RESULTS"
             return row
-        raw = rate_result(tool, step, float(meta.get("ramp_in_s") or 0))
-        n = rep.get("requests", 0)
-        row["requests"] = n
-        row["send_rps"] = rnd(rep.get("rate"))
-        row["achieved_rps"] = rnd(rep.get("throughput"))
-        row["success_pct"] = rnd(100.0 * rep.get("success", 0), 2)
-        ok = round(rep.get("success", 0) * n)
-        lat = rep.get("latencies", {})
-        if raw:
-            for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
-                row[key] = rnd(raw.percentile_ms(p, ok_only=False), 2)
-            row["p50_ok_ms"], row["p99_ok_ms"] = rnd(raw.percentile_ms(50), 2), rnd(raw.percentile_ms(99), 2)
-            row["p99_all_ms"] = rnd(raw.percentile_ms(99, histogram=raw.every_ms), 2)
-            row["max_ms"], row["mean_ms"] = rnd(raw.max_ms, 2), rnd(raw.mean_ms, 2)
-            codes, errs = raw.status, raw.errors
-        else:
-            for key, src in (("p50_ms", "50th"), ("p90_ms", "90th"), ("p99_ms", "99th"), ("max_ms", "max"),
-                             ("mean_ms", "mean")):
-                row[key] = rnd(lat.get(src, 0) / 1e6, 2) if src in lat else None
-            codes, errs = rep.get("status_codes") or {}, {e: 1 for e in rep.get("errors") or []}
-        row["status_codes"] = " ".join(f"{c}:{v}" for c, v in sorted(codes.items()))
-        row["errors"] = "; ".join(sorted(errs, key=lambda e: -errs[e])[:3])[:300]
-        # the tool's rate is what it managed to send: below the asked rate, the generator (not the server)
-        # was the limit and latency is under-reported (coordinated omission).
-        if rep.get("rate") is not None and rep["rate"] < RATE_TOLERANCE * load:
-            flags.append("LOW_SEND_RATE")
-        # Its throughput is successes / (send time + wait for the last answers); allow one median latency
-        # (+100 ms for a GC pause or a slow last answer) of wait, more means answers queued up behind the
-        # asked rate: under overload the wait grows with the backlog, the median only half as fast.
-        d = (rep.get("duration") or 0) / 1e9
-        p50 = (row["p50_ms"] or 0) / 1000.0 + 0.1
-        if d > 0 and rep.get("throughput") is not None and rep["throughput"] < RATE_TOLERANCE * load * d / (d + p50):
-            flags.append("BELOW_RATE")
+        ok = rate_figures(row, step, rep, tool, float(meta.get("ramp_in_s") or 0), load, flags)
     elif tool == "hey":
         path = os.path.join(step, "results.csv")
         if not os.path.exists(path):
             row["flags"] = "NO_RESULTS"
             return row
-        rows = hey.rows(path)
-        lats = [r[0] for r in rows]
-        pc = percentiles([r[0] for r in rows if 200 <= r[1] < 400], (50, 99))
-        row["p50_ok_ms"], row["p99_ok_ms"] = rnd(pc[50], 2), rnd(pc[99], 2)
-        codes = {}
-        for r in rows:
-            codes[str(r[1])] = codes.get(str(r[1]), 0) + 1
-        ok = sum(1 for r in rows if 200 <= r[1] < 400)
-        elapsed = max((r[2] for r in rows), default=dur) or dur
-        row["requests"] = len(rows)
-        row["achieved_rps"] = rnd(ok / elapsed) if elapsed else None
-        row["send_rps"] = rnd(len(rows) / elapsed) if elapsed else None
-        row["success_pct"] = rnd(100.0 * ok / len(rows), 2) if rows else 0.0
-        pc = percentiles(lats, (50, 90, 99, 99.9))
-        for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
-            row[key] = rnd(pc[p], 2)
-        row["max_ms"] = rnd(max(lats), 2) if lats else None
-        row["mean_ms"] = rnd(sum(lats) / len(lats), 2) if lats else None
-        row["status_codes"] = " ".join(f"{c}:{v}" for c, v in sorted(codes.items()))
-        row["errors"] = ""
-        if not rows:
-            flags.append("NO_ANSWERS")
+        ok = hey_figures(row, path, dur, flags)
     if row["success_pct"] is not None and row["success_pct"] < 100.0:
         flags.append("ERRORS")
     res = resource_figures(step)
@@ -266,6 +219,71 @@ def step_figures(step, worker_pool):
     if row["mode"].startswith("worker"):
         row["worker_ceiling_rps"] = rnd(worker_ceiling(row["scenario"] or "", row["params"], worker_pool), 0)
     return row
+
+
+def rate_figures(row, step, rep, tool, ramp_in_s, load, flags):
+    """Fills ROW from a rate tool's report REP and raw results, FLAGS too -> the successes."""
+    raw = rate_result(tool, step, ramp_in_s)
+    n = rep.get("requests", 0)
+    row["requests"] = n
+    row["send_rps"] = rnd(rep.get("rate"))
+    row["achieved_rps"] = rnd(rep.get("throughput"))
+    row["success_pct"] = rnd(100.0 * rep.get("success", 0), 2)
+    ok = round(rep.get("success", 0) * n)
+    lat = rep.get("latencies", {})
+    if raw:
+        for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
+            row[key] = rnd(raw.percentile_ms(p, ok_only=False), 2)
+        row["p50_ok_ms"], row["p99_ok_ms"] = rnd(raw.percentile_ms(50), 2), rnd(raw.percentile_ms(99), 2)
+        row["p99_all_ms"] = rnd(raw.percentile_ms(99, histogram=raw.every_ms), 2)
+        row["max_ms"], row["mean_ms"] = rnd(raw.max_ms, 2), rnd(raw.mean_ms, 2)
+        codes, errs = raw.status, raw.errors
+    else:
+        for key, src in (("p50_ms", "50th"), ("p90_ms", "90th"), ("p99_ms", "99th"), ("max_ms", "max"),
+                         ("mean_ms", "mean")):
+            row[key] = rnd(lat.get(src, 0) / 1e6, 2) if src in lat else None
+        codes, errs = rep.get("status_codes") or {}, {e: 1 for e in rep.get("errors") or []}
+    row["status_codes"] = " ".join(f"{c}:{v}" for c, v in sorted(codes.items()))
+    row["errors"] = "; ".join(sorted(errs, key=lambda e: -errs[e])[:3])[:300]
+    # the tool's rate is what it managed to send: below the asked rate, the generator (not the server)
+    # was the limit and latency is under-reported (coordinated omission).
+    if rep.get("rate") is not None and rep["rate"] < RATE_TOLERANCE * load:
+        flags.append("LOW_SEND_RATE")
+    # Its throughput is successes / (send time + wait for the last answers); allow one median latency
+    # (+100 ms for a GC pause or a slow last answer) of wait, more means answers queued up behind the
+    # asked rate: under overload the wait grows with the backlog, the median only half as fast.
+    d = (rep.get("duration") or 0) / 1e9
+    p50 = (row["p50_ms"] or 0) / 1000.0 + 0.1
+    if d > 0 and rep.get("throughput") is not None and rep["throughput"] < RATE_TOLERANCE * load * d / (d + p50):
+        flags.append("BELOW_RATE")
+    return ok
+
+
+def hey_figures(row, path, dur, flags):
+    """Fills ROW from hey's results.csv at PATH, flags into FLAGS -> the successes."""
+    rows = hey.rows(path)
+    lats = [r[0] for r in rows]
+    pc = percentiles([r[0] for r in rows if 200 <= r[1] < 400], (50, 99))
+    row["p50_ok_ms"], row["p99_ok_ms"] = rnd(pc[50], 2), rnd(pc[99], 2)
+    codes = {}
+    for r in rows:
+        codes[str(r[1])] = codes.get(str(r[1]), 0) + 1
+    ok = sum(1 for r in rows if 200 <= r[1] < 400)
+    elapsed = max((r[2] for r in rows), default=dur) or dur
+    row["requests"] = len(rows)
+    row["achieved_rps"] = rnd(ok / elapsed) if elapsed else None
+    row["send_rps"] = rnd(len(rows) / elapsed) if elapsed else None
+    row["success_pct"] = rnd(100.0 * ok / len(rows), 2) if rows else 0.0
+    pc = percentiles(lats, (50, 90, 99, 99.9))
+    for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
+        row[key] = rnd(pc[p], 2)
+    row["max_ms"] = rnd(max(lats), 2) if lats else None
+    row["mean_ms"] = rnd(sum(lats) / len(lats), 2) if lats else None
+    row["status_codes"] = " ".join(f"{c}:{v}" for c, v in sorted(codes.items()))
+    row["errors"] = ""
+    if not rows:
+        flags.append("NO_ANSWERS")
+    return ok
 
 
 def one_line(row):

@@ -89,6 +89,44 @@ def _noise_note(spread):
             if spread else "")
 
 
+def _verdict(ok):
+    """PASS or FAIL by OK; n/a when OK is None (not enough rows to judge)."""
+    return "n/a" if ok is None else ("PASS" if ok else "FAIL")
+
+
+def _capacity_targets(rows, worker_pool):
+    """The worker's ceiling, cpu throughput and pinning targets: [(target, measured, verdict)]."""
+    out = []
+    wk = [r for r in _rows(rows, "io", "worker", "hey") if float(r["load"]) >= worker_pool]   # enough in flight
+    if wk:
+        best = max(wk, key=lambda r: r["achieved_rps"] or 0)
+        ceil = worker_ceiling("io", best["params"], worker_pool)
+        if ceil:
+            out.append(("io: worker sustains >= 90% of its Little's-law ceiling (hey)",
+                        f"{fmt(best['achieved_rps'], 0)} req/s at {fmt(best['load'], 0)} in flight = "
+                        f"{100 * (best['achieved_rps'] or 0) / ceil:.0f}% of {ceil:,.0f}",
+                        _verdict((best["achieved_rps"] or 0) >= 0.9 * ceil)))
+    cpu = {}
+    for r in rows:
+        if r["scenario"] == "cpu" and r["tool"] == "hey" and r["achieved_rps"] and not r["mode"].endswith(AA_SUFFIX):
+            cpu.setdefault(float(r["load"]), {})[r["mode"]] = r["achieved_rps"]
+    # throughput is a capacity figure: judged at the highest concurrency (cores saturated); at low concurrency
+    # a closed loop measures latency, where the event loop saves the thread hand-offs of the other modes
+    if cpu:
+        load, by_mode = max(cpu.items())
+        if len(by_mode) >= 2:
+            spread = max(by_mode.values()) / min(by_mode.values()) - 1
+            out.append((f"cpu, hey {fmt(load, 0)} in flight (the highest level): modes within 10% in throughput",
+                        ", ".join(f"{m} {fmt(v, 0)}/s" for m, v in by_mode.items()), _verdict(spread <= 0.10)))
+    pin = [r for r in rows
+           if r["scenario"] == "pinning" and r["mode"] == "virtual" and r["pinned_events"] is not None]
+    if pin:
+        n = sum(r["pinned_events"] for r in pin)
+        out.append(("pinning (synchronized), virtual: 0 pinned events (JEP 491, JDK 24+)", f"{n:g} events",
+                    _verdict(n == 0)))
+    return out
+
+
 def targets(rows, worker_pool):
     """The performance targets (docs/results.md "Targets") checked on these rows: -> [(target, measured, verdict)],
     verdict PASS / FAIL / within noise / n/a (not enough rows to judge). Latency is judged on successes only.
@@ -96,17 +134,13 @@ def targets(rows, worker_pool):
     out = []
     names = series_names(rows)
     virtuals = [m for m in names if m.split("+")[0] == "virtual" and not m.endswith(AA_SUFFIX)]
-
-    def verdict(ok):
-        return "n/a" if ok is None else ("PASS" if ok else "FAIL")
-
     for mode in ["reactive"] + virtuals:
         r4 = [r for r in _rows(rows, "io", mode, "vegeta") if float(r["load"]) == 4000]
         if r4:
             r = r4[0]
             out.append((f"io 4,000 req/s, {mode}: 100% ok and p99 <= 150 ms",
                         f"{fmt(r['success_pct'], 2)}% ok, p99 (successes) {fmt(_p99(r))} ms",
-                        verdict(_full(r) and _p99(r) <= 150)))
+                        _verdict(_full(r) and _p99(r) <= 150)))
 
     def ratio_target(name, sc, key, limit, both_full, mode):
         ratios = _ratios(rows, sc, key, both_full, mode=mode)
@@ -129,7 +163,7 @@ def targets(rows, worker_pool):
                 out.append((f"{sc}: {v}'s highest sustained rate >= 90% of reactive's"
                             + (f" (100% ok, p99 < {fmt(limit, 0)} ms)" if limit else " (100% ok)"),
                             f"{v} {fmt(s_v or 0, 0)}/s, reactive {fmt(s_r, 0)}/s",
-                            verdict((s_v or 0) >= 0.9 * s_r)))
+                            _verdict((s_v or 0) >= 0.9 * s_r)))
     for sc in ("io", "fanout"):
         for v in virtuals:
             for key, label in (("cpu_ms_per_req", "CPU ms/req"), ("rss_peak_mib", "peak RSS")):
@@ -146,33 +180,7 @@ def targets(rows, worker_pool):
             out.append((f"io: {v} CPU ms/req <= 0.8 x virtual's with the REST client at 2,500 and 4,000 req/s",
                         ", ".join(f"{fmt(load, 0)}/s {x:.2f}x" for load, x in cut) + _noise_note(spread),
                         ratio_verdict(cut, 0.8, spread)))
-    wk = [r for r in _rows(rows, "io", "worker", "hey") if float(r["load"]) >= worker_pool]   # enough in flight
-    if wk:
-        best = max(wk, key=lambda r: r["achieved_rps"] or 0)
-        ceil = worker_ceiling("io", best["params"], worker_pool)
-        if ceil:
-            out.append(("io: worker sustains >= 90% of its Little's-law ceiling (hey)",
-                        f"{fmt(best['achieved_rps'], 0)} req/s at {fmt(best['load'], 0)} in flight = "
-                        f"{100 * (best['achieved_rps'] or 0) / ceil:.0f}% of {ceil:,.0f}",
-                        verdict((best["achieved_rps"] or 0) >= 0.9 * ceil)))
-    cpu = {}
-    for r in rows:
-        if r["scenario"] == "cpu" and r["tool"] == "hey" and r["achieved_rps"] and not r["mode"].endswith(AA_SUFFIX):
-            cpu.setdefault(float(r["load"]), {})[r["mode"]] = r["achieved_rps"]
-    # throughput is a capacity figure: judged at the highest concurrency (cores saturated); at low concurrency
-    # a closed loop measures latency, where the event loop saves the thread hand-offs of the other modes
-    if cpu:
-        load, by_mode = max(cpu.items())
-        if len(by_mode) >= 2:
-            spread = max(by_mode.values()) / min(by_mode.values()) - 1
-            out.append((f"cpu, hey {fmt(load, 0)} in flight (the highest level): modes within 10% in throughput",
-                        ", ".join(f"{m} {fmt(v, 0)}/s" for m, v in by_mode.items()), verdict(spread <= 0.10)))
-    pin = [r for r in rows
-           if r["scenario"] == "pinning" and r["mode"] == "virtual" and r["pinned_events"] is not None]
-    if pin:
-        n = sum(r["pinned_events"] for r in pin)
-        out.append(("pinning (synchronized), virtual: 0 pinned events (JEP 491, JDK 24+)", f"{n:g} events",
-                    verdict(n == 0)))
+    out += _capacity_targets(rows, worker_pool)
     return out
 
 

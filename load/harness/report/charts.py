@@ -73,15 +73,7 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
     ymin, ymax = min(ys), max(ys)
     if logy is None:
         logy = ymin > 0 and ymax / ymin > 30
-    if logy:
-        lo, hi = math.floor(math.log10(max(min(ys), 1e-3))), math.ceil(math.log10(max(ys)))
-        hi = max(hi, lo + 1)
-        ticks = [10 ** k for k in range(lo, hi + 1)]
-        fy = lambda v: mt + ph - (math.log10(max(v, 10 ** lo)) - lo) / (hi - lo) * ph  # noqa: E731
-    else:
-        ticks = nice_ticks(0, ymax * 1.08 if ymax > 0 else 1)
-        top = ticks[-1]
-        fy = lambda v: mt + ph - v / top * ph  # noqa: E731
+    ticks, fy = y_scale(ys, ymax, logy, mt, ph)
     n = len(xs)
     fx = lambda x: ml + (pw * (xs.index(x) + 0.5) / n)  # noqa: E731
     # equal values stay visible as markers side by side; lines alone keep their true x
@@ -101,25 +93,7 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
         out.append(f'<line x1="{ml}" x2="{ml + pw}" y1="{y:.1f}" y2="{y:.1f}" class="ceil"/>'
                    f'<text x="{ml + pw - 4}" y="{y - 4:.1f}" text-anchor="end" class="ceilt">{e(label)}</text>')
     for s in series:
-        sp = sorted((p for p in s["points"] if p[1] is not None), key=lambda p: xs.index(p[0]))
-        dx = nudge[id(s)]
-        if len(sp) > 1:
-            d = " ".join(f"{'M' if i == 0 else 'L'}{fx(p[0]) + dx:.1f},{fy(p[1]):.1f}" for i, p in enumerate(sp))
-            dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
-            out.append(f'<path d="{d}" fill="none" stroke="{s["color"]}" stroke-width="2"{dash}/>')
-        if not dots:
-            continue
-        out.append(f'<g fill="{s["color"]}">')
-        for x, y, flagged, tip in sp:
-            cx, cy = fx(x) + dx, fy(y)
-            # a hover text of its own (a standalone SVG) or the page's text number TIPS gives (data-t)
-            ref, title = ("", f"<title>{e(tip)}</title>") if tips is None else (f' data-t="{tips.ref(tip)}"', "")
-            out.append(f"<g{ref}>{title}")
-            if flagged:
-                out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="7" class="flag"/>')
-            out.append((f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7"/>' if s.get("dash")
-                        else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.8"/>') + "</g>")
-        out.append("</g>")
+        out += series_marks(s, xs, fx, fy, nudge[id(s)], dots, tips)
     for s, (lx, line) in zip(series, legend, strict=True):  # legend between the titles and the plot
         label, y = s["name"], mt - 12 - 14 * (ly - line)
         dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
@@ -128,6 +102,44 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
                    f'<text x="{lx + 19}" y="{y + 4}" class="lg">{e(label)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def y_scale(ys, ymax, logy, mt, ph):
+    """(ticks, value -> y) of a y axis over YS: powers of ten when LOGY, else nice ticks from 0."""
+    if logy:
+        lo, hi = math.floor(math.log10(max(min(ys), 1e-3))), math.ceil(math.log10(max(ys)))
+        hi = max(hi, lo + 1)
+        ticks = [10 ** k for k in range(lo, hi + 1)]
+        fy = lambda v: mt + ph - (math.log10(max(v, 10 ** lo)) - lo) / (hi - lo) * ph  # noqa: E731
+    else:
+        ticks = nice_ticks(0, ymax * 1.08 if ymax > 0 else 1)
+        top = ticks[-1]
+        fy = lambda v: mt + ph - v / top * ph  # noqa: E731
+    return ticks, fy
+
+
+def series_marks(s, xs, fx, fy, dx, dots, tips):
+    """The SVG of one series S: its line and, with DOTS, a marker and hover text per point."""
+    e, out = html.escape, []
+    sp = sorted((p for p in s["points"] if p[1] is not None), key=lambda p: xs.index(p[0]))
+    if len(sp) > 1:
+        d = " ".join(f"{'M' if i == 0 else 'L'}{fx(p[0]) + dx:.1f},{fy(p[1]):.1f}" for i, p in enumerate(sp))
+        dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
+        out.append(f'<path d="{d}" fill="none" stroke="{s["color"]}" stroke-width="2"{dash}/>')
+    if not dots:
+        return out
+    out.append(f'<g fill="{s["color"]}">')
+    for x, y, flagged, tip in sp:
+        cx, cy = fx(x) + dx, fy(y)
+        # a hover text of its own (a standalone SVG) or the page's text number TIPS gives (data-t)
+        ref, title = ("", f"<title>{e(tip)}</title>") if tips is None else (f' data-t="{tips.ref(tip)}"', "")
+        out.append(f"<g{ref}>{title}")
+        if flagged:
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="7" class="flag"/>')
+        out.append((f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7"/>' if s.get("dash")
+                    else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.8"/>') + "</g>")
+    out.append("</g>")
+    return out
 
 
 def fmt_tick(v):

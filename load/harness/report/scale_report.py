@@ -65,21 +65,7 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
             a, b = e["start"].get(key), e["end"].get(key)
             if a and b is not None:
                 leaks.append(leak_row(e["series"], e["transport"], key, a, (e.get("answered") or {}).get(key), b))
-    with open(os.path.join(out, "summary.json"), "w") as f:   # one row a line, as compare's summary.json
-        head = json.dumps({"experiment": "scale", "machine": meta, "limits": limits, "leak_check": leaks,
-                           "targets": [dict(zip(("target", "verdict", "measured"), t)) for t in targets(rows, leaks)],
-                           "delay_calls": {f"{e['series']} {e['transport']}": e.get("delay_calls") for e in ends},
-                           "heap_growth": {f"{e['series']} {e['transport']}": {
-                               "answers_back": e.get("heap_growth_answered"), "later": e.get("heap_growth")}
-                               for e in ends},
-                           "thread_names": {f"{e['series']} {e['transport']}": {
-                               w: (e.get(w) or {}).get("thread_names") for w in ("start", "answered", "end")}
-                               for e in ends},
-                           "fanout_bursts": list(bursts),
-                           "fanout_not_run": [dict(zip(("series", "transport", "calls", "why"), x)) for x in skipped]},
-                          indent=1)
-        f.write(head[:-2] + ',\n"rows": [\n' + ",\n".join(json.dumps(r, default=str) for r in rows) + "\n]}\n")
-    app_settings = settings_text(meta)
+    write_summary_json(out, rows, meta, limits, leaks, ends, bursts, skipped)
     verdicts = targets(rows, leaks)
     held = max((r.get("in_flight") or 0 for r in rows), default=0)
     opening = [f"Compared {', '.join(dict.fromkeys(r['mode'] for r in rows))} holding up to {held:,} requests "
@@ -88,22 +74,6 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
     opening += [f"{v}: {t} ({m})." for t, v, m in verdicts[:6]]
     if len(verdicts) > 6:
         opening[-1] += f" And {len(verdicts) - 6} more targets below."
-    how = ["## How this was measured", "",
-             f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), {meta.get('memory_mib', '?')} MiB, "
-             f"JDK {meta.get('jdk', '?')}, run {meta.get('started', '?')}, `{meta.get('command', '')}`",
-             collectors_line(meta),
-             f"- **pools and limits** (as the first app told them at /q/info): {app_settings}",
-             "- **raised for this experiment** (per series and transport; a normal run keeps the defaults): ",
-             *[f"  - {k}: " + ", ".join(f"{n}={v}" for n, v in lim.items() if n != "http1_ceiling")
-               for k, lim in limits.items()],
-             f"- **what stops HTTP/1.1 here**: {ceiling('http1', '', nofile)[1]}: at most "
-             f"{ceiling('http1', '', nofile)[0]:,} waiting requests per app (the socket client with h2c in front: "
-             f"{ceiling('h2c', 'socket', nofile)[0]:,})",
-             "- **method**: io?delay=D at R req/s holds R x D requests once D has passed; each level is held, probed "
-             "(/q/health/ready within 1 s, virtual/io?delay=0 p99 within 100 ms), then a full GC (jcmd GC.run) "
-             "gives the heap the waiting requests keep alive and NMT (jcmd VM.native_memory summary) the native "
-             "memory. Memory per waiting request: the least-squares slope of RSS (and of the heap after GC) "
-             "against the achieved in-flight, from the idle app up to that level.", ""]
     lines = ["# vt-vs-reactive: requests in flight (scale)", "", *opening, "",
              "## Targets", "", "| target | verdict | measured |", "|---|---|---|",
              *[f"| {t} | {v} | {m} |" for t, v, m in verdicts], "",
@@ -130,7 +100,7 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
              "## Delay calls per protocol (the delay service's own count, warm-up included)", "",
              *[f"- {e['series']} {e['transport']}: " + (", ".join(f"{p} {n:,}" for p, n in
                                                                sorted(e.get("delay_calls", {}).items())) or "n/a")
-               for e in ends], "", *how]
+               for e in ends], "", *how_measured(meta, limits, nofile)]
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(lines))
     charts = memory_charts(rows, idle_rows)
@@ -139,6 +109,45 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
             f.write(pages.standalone(chart))
     write_html(out, charts, lines)
     print(f"{len(rows)} levels -> {out}/summary.json, summary.md, report.html")
+
+
+def write_summary_json(out, rows, meta, limits, leaks, ends, bursts, skipped):
+    """OUT/summary.json: the run's facts and targets, then its rows, one a line."""
+    with open(os.path.join(out, "summary.json"), "w") as f:   # one row a line, as compare's summary.json
+        head = json.dumps({"experiment": "scale", "machine": meta, "limits": limits, "leak_check": leaks,
+                           "targets": [dict(zip(("target", "verdict", "measured"), t)) for t in targets(rows, leaks)],
+                           "delay_calls": {f"{e['series']} {e['transport']}": e.get("delay_calls") for e in ends},
+                           "heap_growth": {f"{e['series']} {e['transport']}": {
+                               "answers_back": e.get("heap_growth_answered"), "later": e.get("heap_growth")}
+                               for e in ends},
+                           "thread_names": {f"{e['series']} {e['transport']}": {
+                               w: (e.get(w) or {}).get("thread_names") for w in ("start", "answered", "end")}
+                               for e in ends},
+                           "fanout_bursts": list(bursts),
+                           "fanout_not_run": [dict(zip(("series", "transport", "calls", "why"), x)) for x in skipped]},
+                          indent=1)
+        f.write(head[:-2] + ',\n"rows": [\n' + ",\n".join(json.dumps(r, default=str) for r in rows) + "\n]}\n")
+
+
+def how_measured(meta, limits, nofile):
+    """The summary's "How this was measured" lines: machine, collectors, limits, method."""
+    app_settings = settings_text(meta)
+    return ["## How this was measured", "",
+            f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), {meta.get('memory_mib', '?')} MiB, "
+            f"JDK {meta.get('jdk', '?')}, run {meta.get('started', '?')}, `{meta.get('command', '')}`",
+            collectors_line(meta),
+            f"- **pools and limits** (as the first app told them at /q/info): {app_settings}",
+            "- **raised for this experiment** (per series and transport; a normal run keeps the defaults): ",
+            *[f"  - {k}: " + ", ".join(f"{n}={v}" for n, v in lim.items() if n != "http1_ceiling")
+              for k, lim in limits.items()],
+            f"- **what stops HTTP/1.1 here**: {ceiling('http1', '', nofile)[1]}: at most "
+            f"{ceiling('http1', '', nofile)[0]:,} waiting requests per app (the socket client with h2c in front: "
+            f"{ceiling('h2c', 'socket', nofile)[0]:,})",
+            "- **method**: io?delay=D at R req/s holds R x D requests once D has passed; each level is held, probed "
+            "(/q/health/ready within 1 s, virtual/io?delay=0 p99 within 100 ms), then a full GC (jcmd GC.run) "
+            "gives the heap the waiting requests keep alive and NMT (jcmd VM.native_memory summary) the native "
+            "memory. Memory per waiting request: the least-squares slope of RSS (and of the heap after GC) "
+            "against the achieved in-flight, from the idle app up to that level.", ""]
 
 
 def collectors_line(meta):

@@ -11,7 +11,7 @@ import time
 
 from harness.analysis import ladder, model, profiles, speed, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series, pairs_of
-from harness.drivers import is_rate, unit
+from harness.drivers import is_rate
 from harness.drivers.base import Load
 from harness.infra import procs, profiler, tools
 from harness.infra.errors import Fatal
@@ -19,7 +19,7 @@ from harness.infra.procs import Procs, children_cpu_ms, log
 from harness.report import profile_report, verdict_report
 from harness.runs import plan
 from harness.runs.system import App, System
-from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, serves, timing, trial_plan
+from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, planned_looks, serves, trial_plan
 from harness.sampling.yardstick import Yardstick
 
 
@@ -201,26 +201,8 @@ class Interleaved:
         tool = self.tools[(t.scenario, t.rate)]
         level, speed_us = int(t.rate), self.yard.unit_us() if self.yard else None   # no series loaded yet
         each = level if len(t.series) == 1 or tool == "hey" else max(1, level // 2)   # a duet shares the rate
-        run = []
-        for rec, series in zip(t.records(), t.series, strict=True):
-            app = self.apps[series]
-            self.n += 1
-            d = os.path.join(self.out, "trials", f"{self.n:04d}-{kind}{t.block:02d}-{t.scenario}-{level}-{series}")
-            os.makedirs(d, exist_ok=True)
-            req = self.sys.request(series, t.scenario)
-            meta = {"index": self.n, "scenario": t.scenario, "mode": plan.base_of(series), "series": series,
-                    "client": plan.client_of(series), "tool": tool,
-                    "load_kind": "rate" if is_rate(tool) else "concurrency", "load": each,
-                    "duration": s.duration, "duration_s": s.duration_ms / 1000,
-                    "ramp_in_s": s.ramp_ms / 1000 if is_rate(tool) else 0, "params": req.params,
-                    "method": req.method, "url": app.url + req.path, "expected_status": req.status,
-                    "app_pid": app.pid, "java_opts": " ".join(self.java_opts(series)), "scrape_cpu_ms": self.scrape_ms,
-                    **rec}
-            with open(os.path.join(d, "meta.json"), "w") as f:
-                json.dump(meta, f)
-            self.sys.save_metrics(app.url, series, os.path.join(d, "metrics-before.prom"))
-            samples = os.path.join(d, "samples.jsonl")
-            run.append((app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url, self.delay.pid, series)))
+        run = [self.open_trial(t, kind, rec, series, tool, each)
+               for rec, series in zip(t.records(), t.series, strict=True)]
         for *_, samples, _, _ in run:
             procs.wait_for(lambda samples=samples: os.path.exists(samples) and os.path.getsize(samples), 2.0)
         driver, ramp = self.sys.driver(tool), s.ramp_ms if is_rate(tool) else 0
@@ -264,6 +246,27 @@ class Interleaved:
             time.sleep(s.settle_s)
         return out
 
+    def open_trial(self, t, kind, rec, series, tool, each):
+        """SERIES' part of trial T made ready -> (app, folder, samples file, REC, sampler)."""
+        s, app = self.s, self.apps[series]
+        self.n += 1
+        d = os.path.join(self.out, "trials", f"{self.n:04d}-{kind}{t.block:02d}-{t.scenario}-{int(t.rate)}-{series}")
+        os.makedirs(d, exist_ok=True)
+        req = self.sys.request(series, t.scenario)
+        meta = {"index": self.n, "scenario": t.scenario, "mode": plan.base_of(series), "series": series,
+                "client": plan.client_of(series), "tool": tool,
+                "load_kind": "rate" if is_rate(tool) else "concurrency", "load": each,
+                "duration": s.duration, "duration_s": s.duration_ms / 1000,
+                "ramp_in_s": s.ramp_ms / 1000 if is_rate(tool) else 0, "params": req.params,
+                "method": req.method, "url": app.url + req.path, "expected_status": req.status,
+                "app_pid": app.pid, "java_opts": " ".join(self.java_opts(series)), "scrape_cpu_ms": self.scrape_ms,
+                **rec}
+        with open(os.path.join(d, "meta.json"), "w") as f:
+            json.dump(meta, f)
+        self.sys.save_metrics(app.url, series, os.path.join(d, "metrics-before.prom"))
+        samples = os.path.join(d, "samples.jsonl")
+        return app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url, self.delay.pid, series)
+
     # ------------------------------------------------------------------------------------------ the run
     def run(self):
         s, tp = self.s, self.tplan
@@ -281,18 +284,8 @@ class Interleaved:
         if s.aot:
             self.aot = self.sys.train_aot([x for x in tp.series if not self.sys.bare(x)], self.delay_port,
                                           lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
-        tm = timing(s, len(tp.series))
-        n_max = trials.max_blocks(tp, s.budget_s - (time.monotonic() - t_run) - 20, tm)
-        plan_looks = [max(QUICK_BLOCKS, n_max)] if s.quick else trials.looks(trials.MIN_BLOCKS, n_max)
-        units = len(tp.pairs or tp.series)
-        log(f"design {s.design}: series [{' '.join(tp.series)}], steps "
-            f"[{', '.join(f'{sc} {lv:g}{unit(self.tools[(sc, lv)])}' for sc, lv in tp.steps)}], "
-            f"{units * len(tp.steps)} trials of {s.duration} a block, "
-            + (f"apps restarted every {tp.restart_every} blocks" if tp.restart_every < 1000 else "one app start each")
-            + f"; budget {s.budget_s / 60:.1f} min: "
-            + (f"about {n_max} blocks" if n_max >= QUICK_BLOCKS or not s.quick else f"{QUICK_BLOCKS} blocks, past it")
-            + f", looks at {plan_looks or 'none'}")
-        blocks, result, level, warming = 0, None, None, False
+        plan_looks = planned_looks(s, tp, self.tools, s.budget_s - (time.monotonic() - t_run) - 20)
+        blocks, level, warming = 0, None, False
         while True:
             names = [] if warming else trials.restarts(tp, blocks)
             if names:
@@ -329,21 +322,28 @@ class Interleaved:
             if not s.quick:
                 plan_looks = trials.moved_look(plan_looks, blocks, budget_left)
             level = trials.look_at(plan_looks, blocks, budget_left)
-            status = f"block {blocks} done in {self.block_s[-1]:.0f} s, " + (
-                f"{left / 60:.1f} min of the budget left" if left > 0 else f"{-left / 60:.1f} min past the budget")
-            if level is not None:
-                result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
-                und = len(stats.undecided(result))
-                status += f"; look at {100 * level:.1f} %: {und} target entries undecided"
-                if result["design_broken"]:
-                    status += "; A/A: design broken"
-                log(status)
-                if trials.should_stop(plan_looks, blocks, und, budget_left):
-                    break
-            else:
-                log(status)
-                if not budget_left:
-                    break
+            if self.stops(tp, blocks, left, level, plan_looks, budget_left):
+                break
+        return self.finish(tp, blocks, plan_looks, level, t_run)
+
+    def stops(self, tp, blocks, left, level, plan_looks, budget_left):
+        """Logs block BLOCKS (and the look at LEVEL, if any) -> True when the run stops after it."""
+        status = f"block {blocks} done in {self.block_s[-1]:.0f} s, " + (
+            f"{left / 60:.1f} min of the budget left" if left > 0 else f"{-left / 60:.1f} min past the budget")
+        if level is not None:
+            result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
+            und = len(stats.undecided(result))
+            status += f"; look at {100 * level:.1f} %: {und} target entries undecided"
+            if result["design_broken"]:
+                status += "; A/A: design broken"
+            log(status)
+            return trials.should_stop(plan_looks, blocks, und, budget_left)
+        log(status)
+        return not budget_left
+
+    def finish(self, tp, blocks, plan_looks, level, t_run):
+        """Stops the apps, analyses the trials at LEVEL, writes the report -> the exit code."""
+        s = self.s
         if level is None:      # the budget ended before the first planned look: this is the only look
             level = 1 - trials.ALPHA
         for app in list(self.apps.values()):

@@ -125,7 +125,6 @@ class ScaleRun:
         self.fresh_app(f"{series} over {transport}", series, env)
         java_home, pid, mode = b.sys.java_home, b.app_pid, plan.base_of(series)
         delay_url = f"http://127.0.0.1:{b.delay_port}"
-        meta_client = plan.client_of(series)
         if not self.limits:
             b.sys.write_facts(b.url, self.started, self.cmdline)
         tool = self.s.tools[0]
@@ -143,42 +142,9 @@ class ScaleRun:
         try:
             for lv in levels:
                 index += 1
-                d = os.path.join(self.out, "steps", f"{index:03d}-io-{series}-{transport}-{lv.in_flight}")
-                os.makedirs(d, exist_ok=True)
-                meta = {"index": index, "scenario": "io", "mode": mode, "series": series,
-                        "client": plan.client_of(series), "tool": tool, "load_kind": "rate", "load": lv.rate,
-                        "duration_s": lv.send_s, "ramp_in_s": 0, "params": f"delay={lv.delay_ms}&calls=1",
-                        "app_pid": pid, "level": lv.in_flight, "transport": transport, "delay_ms": lv.delay_ms,
-                        "past_ceiling": (ceiling(transport, meta_client, self.nofile)[0] or lv.in_flight)
-                        < lv.in_flight}
-                with open(os.path.join(d, "meta.json"), "w") as f:
-                    json.dump(meta, f)
-                monitor.open(d, os.path.join(d, "samples.jsonl"))
-                log(f"  {series} {transport}: {lv.in_flight:,} in flight = {lv.rate:,} req/s x {lv.delay_ms} ms, "
-                    f"held {lv.hold_s:g} s")
-                # the client waits past the app's deadline (from arrival), so a queued request's 504 reaches it
-                load = Load(lv.rate, int(lv.send_s * 1000), int(env["BENCH_REQUEST_DEADLINE"].rstrip("s")) + 10,
-                            tuple(tool_args(tool, lv, transport)))
-                target = b.sys.target(b.url, series, "io", f"DELAY={lv.delay_ms}")
-                tools.append((b.sys.driver(tool).start(self.ps, target, load, os.path.join(d, "results"),
-                                                       log_path=os.path.join(d, "stdout.txt"),
-                                                       name=f"{mode}-io-{lv.rate}"), d))
-                t_level = time.monotonic()
-                # the hold: every request of this level is in flight from DELAY_MS on
-                time.sleep(max(0.0, lv.delay_ms / 1000 + 0.5 - (time.monotonic() - t_level)))
-                before, delay_gc = monitor.sample(), gc_pause_s(delay_url)
-                extra = probe(b.url, max(1.0, lv.hold_s - JCMD_S - 1.5), record=os.path.join(d, "probe.jsonl"),
-                              paths=paths)
-                extra.update(window(before, monitor.sample()))
-                delay_gc_after = gc_pause_s(delay_url)   # the probe's io call waits on the delay service too
-                if delay_gc is not None and delay_gc_after is not None:
-                    extra["probe_delay_gc_pause_ms"] = rnd((delay_gc_after - delay_gc) * 1000, 0)
-                extra.update(memory(java_home, pid, b.url))
-                extra["in_flight"] = peak_in_flight(os.path.join(d, "samples.jsonl"))
-                time.sleep(max(0.0, lv.send_s - (time.monotonic() - t_level)))
-                monitor.close(d)
-                with open(os.path.join(d, "scale.json"), "w") as f:
-                    json.dump(extra, f)
+                t, d = self.start_level(index, lv, series, transport, tool, env, monitor, pid)
+                tools.append((t, d))
+                self.hold(lv, d, monitor, paths, delay_url, java_home, pid)
             for t, d in tools:   # the last levels' answers
                 if t.wait(max(x.delay_ms for x in levels) / 1000 + 60) == 0:
                     b.sys.driver(tool).finish(os.path.join(d, "results"), os.path.join(d, "stdout.txt"))
@@ -200,6 +166,49 @@ class ScaleRun:
                 self.ps.stop(t, grace_s=5)
             b.stop_system()
         return index
+
+    def start_level(self, index, lv, series, transport, tool, env, monitor, pid):
+        """Starts level LV: folder, meta.json, samples, load tool -> (the tool's Proc, folder)."""
+        b, mode = self.base, plan.base_of(series)
+        d = os.path.join(self.out, "steps", f"{index:03d}-io-{series}-{transport}-{lv.in_flight}")
+        os.makedirs(d, exist_ok=True)
+        meta = {"index": index, "scenario": "io", "mode": mode, "series": series,
+                "client": plan.client_of(series), "tool": tool, "load_kind": "rate", "load": lv.rate,
+                "duration_s": lv.send_s, "ramp_in_s": 0, "params": f"delay={lv.delay_ms}&calls=1",
+                "app_pid": pid, "level": lv.in_flight, "transport": transport, "delay_ms": lv.delay_ms,
+                "past_ceiling": (ceiling(transport, plan.client_of(series), self.nofile)[0] or lv.in_flight)
+                < lv.in_flight}
+        with open(os.path.join(d, "meta.json"), "w") as f:
+            json.dump(meta, f)
+        monitor.open(d, os.path.join(d, "samples.jsonl"))
+        log(f"  {series} {transport}: {lv.in_flight:,} in flight = {lv.rate:,} req/s x {lv.delay_ms} ms, "
+            f"held {lv.hold_s:g} s")
+        # the client waits past the app's deadline (from arrival), so a queued request's 504 reaches it
+        load = Load(lv.rate, int(lv.send_s * 1000), int(env["BENCH_REQUEST_DEADLINE"].rstrip("s")) + 10,
+                    tuple(tool_args(tool, lv, transport)))
+        target = b.sys.target(b.url, series, "io", f"DELAY={lv.delay_ms}")
+        return (b.sys.driver(tool).start(self.ps, target, load, os.path.join(d, "results"),
+                                         log_path=os.path.join(d, "stdout.txt"), name=f"{mode}-io-{lv.rate}"), d)
+
+    def hold(self, lv, d, monitor, paths, delay_url, java_home, pid):
+        """Holds level LV, probing the app (PATHS); its figures into D/scale.json."""
+        b = self.base
+        t_level = time.monotonic()
+        # the hold: every request of this level is in flight from DELAY_MS on
+        time.sleep(max(0.0, lv.delay_ms / 1000 + 0.5 - (time.monotonic() - t_level)))
+        before, delay_gc = monitor.sample(), gc_pause_s(delay_url)
+        extra = probe(b.url, max(1.0, lv.hold_s - JCMD_S - 1.5), record=os.path.join(d, "probe.jsonl"),
+                      paths=paths)
+        extra.update(window(before, monitor.sample()))
+        delay_gc_after = gc_pause_s(delay_url)   # the probe's io call waits on the delay service too
+        if delay_gc is not None and delay_gc_after is not None:
+            extra["probe_delay_gc_pause_ms"] = rnd((delay_gc_after - delay_gc) * 1000, 0)
+        extra.update(memory(java_home, pid, b.url))
+        extra["in_flight"] = peak_in_flight(os.path.join(d, "samples.jsonl"))
+        time.sleep(max(0.0, lv.send_s - (time.monotonic() - t_level)))
+        monitor.close(d)
+        with open(os.path.join(d, "scale.json"), "w") as f:
+            json.dump(extra, f)
 
     def burst(self, series, transport, calls):
         """One request of SERIES fanning out CALLS calls over TRANSPORT, from a fresh app, sampled every

@@ -249,8 +249,41 @@ class Startup:
         log(f"app: {app_dir} (copied to {self.work}/app)")
         native = a.native_bin or next(iter(sorted(glob.glob(os.path.join(ROOT, "target", "*-runner")),
                                                                key=os.path.getmtime, reverse=True)), "")
+        notes, variants = self.usable_variants(java_version, java_home, qaot, native)
+        for n in notes:
+            log(n)
+        if not variants:
+            raise Fatal("nothing to measure")
+        self.database()
+        self.app_port = ENV.app_port or procs.free_port()
+        self.delay_port = ENV.delay_port or procs.free_port()
+        self.start_delay()
+
+        aot_mib = self.train() if "aot" in variants else ""
+        with open(os.path.join(self.out, "runs.csv"), "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(COLUMNS)
+            for k in range(1, int(p["WARMUP_RUNS"]) + 1):
+                for v in variants:
+                    self.measure(v, f"w{k}", w)
+            for k in range(1, int(p["RUNS"]) + 1):
+                for v in variants:
+                    self.measure(v, k, w)
+                    f.flush()
+        with open(os.path.join(self.out, "runs.csv")) as f:
+            rows = list(csv.DictReader(f))
+        facts = machine.facts(java=self.java, java_home=java_home, loadavg_at_end=list(os.getloadavg()))
+        prm = {k: p[k] for k in ("RUNS", "WARMUP_RUNS", "FIRST_PATH", "LOAD_PATHS", "LOAD_REQUESTS",
+                                 "LOAD_CONCURRENCY", "TRAIN_REQUESTS", "SETTLE", "JAVA_OPTS")}
+        prm["aot_cache_mib"] = str(aot_mib)
+        summarize(rows, notes, facts, prm, self.out)
+        log(f"results in {self.out}")
+        return 0
+
+    def usable_variants(self, java_version, java_home, qaot, native):
+        """(notes on the skipped, the variants to measure); copies the apps these need."""
         notes, variants = [], []
-        for v in p["VARIANTS"].split(","):
+        for v in self.p["VARIANTS"].split(","):
             if v == "jvm":
                 variants.append(v)
             elif v == "aot":
@@ -273,14 +306,10 @@ class Startup:
             else:
                 notes.append("native skipped: no native executable (build one with ./mvnw package -Dnative, or "
                              "-Dnative -Dquarkus.native.container-build=true without GraalVM; or set NATIVE_BIN)")
-        for n in notes:
-            log(n)
-        if not variants:
-            raise Fatal("nothing to measure")
-        self.database()
-        self.app_port = ENV.app_port or procs.free_port()
-        self.delay_port = ENV.delay_port or procs.free_port()
+        return notes, variants
 
+    def start_delay(self):
+        """Starts the delay service (QUARKUS_PROFILE=delay) and waits until it answers."""
         log(f"delay service: JVM, QUARKUS_PROFILE=delay, 127.0.0.1:{self.delay_port}")
         delay_log = os.path.join(self.out, "logs", "delay.log")
         delay = self.ps.start("delay", [self.java, "-jar", os.path.join(self.work, "app", "quarkus-run.jar")],
@@ -289,27 +318,6 @@ class Startup:
         if not procs.wait_ready(delay, f"http://127.0.0.1:{self.delay_port}/delay/0", 90):
             sys.stderr.write(procs.tail(delay_log))
             raise Fatal(f"the delay service did not answer on port {self.delay_port} (log: {delay_log})")
-
-        aot_mib = self.train() if "aot" in variants else ""
-        with open(os.path.join(self.out, "runs.csv"), "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(COLUMNS)
-            for k in range(1, int(p["WARMUP_RUNS"]) + 1):
-                for v in variants:
-                    self.measure(v, f"w{k}", w)
-            for k in range(1, int(p["RUNS"]) + 1):
-                for v in variants:
-                    self.measure(v, k, w)
-                    f.flush()
-        with open(os.path.join(self.out, "runs.csv")) as f:
-            rows = list(csv.DictReader(f))
-        facts = machine.facts(java=self.java, java_home=java_home, loadavg_at_end=list(os.getloadavg()))
-        prm = {k: p[k] for k in ("RUNS", "WARMUP_RUNS", "FIRST_PATH", "LOAD_PATHS", "LOAD_REQUESTS",
-                                 "LOAD_CONCURRENCY", "TRAIN_REQUESTS", "SETTLE", "JAVA_OPTS")}
-        prm["aot_cache_mib"] = str(aot_mib)
-        summarize(rows, notes, facts, prm, self.out)
-        log(f"results in {self.out}")
-        return 0
 
     def database(self):
         jdbc, rx = ENV.jdbc_url, ENV.reactive_url

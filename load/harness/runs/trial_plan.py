@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from harness.analysis import steps, trials
 from harness.analysis.targets import AA_PAIRS, pairs_of
-from harness.drivers import RATE_TOOLS
+from harness.drivers import RATE_TOOLS, unit
 from harness.infra.catalogue import table
 from harness.infra.errors import Fatal
+from harness.infra.procs import log
 from harness.runs import plan
 
 # What a default run measures: one step per scenario the targets name (scenario, tool, load), at the rates the
@@ -95,6 +96,22 @@ def trial_plan(s, seed):
     warm = (1, 1) if s.quick else (1, MAX_WARM_BLOCKS)
     return trials.Plan(series, tuple((sc, float(lv)) for sc, _, lv in st), seed, s.restart_every, pairs, *warm), \
         {(sc, float(lv)): tool for sc, tool, lv in st}
+
+
+def planned_looks(s, tp, tools, left_s):
+    """The looks a run plans for the LEFT_S seconds of its budget, logged with its design."""
+    tm = timing(s, len(tp.series))
+    n_max = trials.max_blocks(tp, left_s, tm)
+    plan_looks = [max(QUICK_BLOCKS, n_max)] if s.quick else trials.looks(trials.MIN_BLOCKS, n_max)
+    units = len(tp.pairs or tp.series)
+    log(f"design {s.design}: series [{' '.join(tp.series)}], steps "
+        f"[{', '.join(f'{sc} {lv:g}{unit(tools[(sc, lv)])}' for sc, lv in tp.steps)}], "
+        f"{units * len(tp.steps)} trials of {s.duration} a block, "
+        + (f"apps restarted every {tp.restart_every} blocks" if tp.restart_every < 1000 else "one app start each")
+        + f"; budget {s.budget_s / 60:.1f} min: "
+        + (f"about {n_max} blocks" if n_max >= QUICK_BLOCKS or not s.quick else f"{QUICK_BLOCKS} blocks, past it")
+        + f", looks at {plan_looks or 'none'}")
+    return plan_looks
 
 
 def dry_run(s):

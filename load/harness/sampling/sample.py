@@ -134,7 +134,8 @@ class Scraper(threading.Thread):
             return m, self.count
 
 
-def main(argv=None):
+def parser():
+    """The command line of `sample` (the module's docstring)."""
     ap = argparse.ArgumentParser(prog="vtvr-harness sample", description=__doc__.splitlines()[0])
     ap.add_argument("--pid", type=int)
     ap.add_argument("--out")
@@ -145,6 +146,39 @@ def main(argv=None):
                     help="another process whose CPU is read at both ends (delay, db)")
     ap.add_argument("--once", action="store_true", help="print one JSON sample (with jit_ms, gc_ms) and exit")
     ap.add_argument("--scrape-cost", metavar="URL", help="print the CPU ms of one scrape of URL at idle and exit")
+    return ap
+
+
+def others_of(also):
+    """{name: psutil.Process} of the --also NAME=PID items ALSO, a pid of no process left out."""
+    others = {}
+    for a in also:
+        name, _, pid = a.partition("=")
+        try:
+            others[name] = psutil.Process(int(pid))
+        except (ValueError, psutil.Error):
+            pass
+    return others
+
+
+def end_reading(proc, others):
+    """The step ends' readings: each core's busy ms, PROC's JIT and GC threads, OTHERS' CPU."""
+    # every core's busy time (all but idle and iowait; kernel, interrupts and steal included; guest time is
+    # already inside user), for what limited a step
+    row = {"host_busy_ms": [(sum(c) - c.idle - sum(getattr(c, k, 0.0) for k in ("iowait", "guest", "guest_nice")))
+                            * 1000.0 for c in psutil.cpu_times(percpu=True)]}
+    if proc:
+        row.update(thread_cpu(proc))
+    for name, p in others.items():
+        try:
+            row[f"{name}_cpu_ms"] = proc_sample(p)["cpu_ms"]
+        except psutil.Error:
+            pass
+    return row
+
+
+def main(argv=None):
+    ap = parser()
     args = ap.parse_args(argv)
     proc = psutil.Process(args.pid) if args.pid else None
     if args.once or args.scrape_cost:
@@ -157,28 +191,7 @@ def main(argv=None):
         return 0
     if not args.out or not (proc or args.metrics):
         ap.error("--out and --pid or --metrics are needed (or --once)")
-    others = {}
-    for a in args.also:
-        name, _, pid = a.partition("=")
-        try:
-            others[name] = psutil.Process(int(pid))
-        except (ValueError, psutil.Error):
-            pass
-
-    def ends():
-        # every core's busy time (all but idle and iowait; kernel, interrupts and steal included; guest time is
-        # already inside user), for what limited a step
-        row = {"host_busy_ms": [(sum(c) - c.idle - sum(getattr(c, k, 0.0) for k in ("iowait", "guest", "guest_nice")))
-                                * 1000.0 for c in psutil.cpu_times(percpu=True)]}
-        if proc:
-            row.update(thread_cpu(proc))
-        for name, p in others.items():
-            try:
-                row[f"{name}_cpu_ms"] = proc_sample(p)["cpu_ms"]
-            except psutil.Error:
-                pass
-        return row
-
+    others = others_of(args.also)
     # The handler only flips a flag: anything that takes a lock (Event.set) can deadlock when the signal lands
     # while the main thread holds that very lock (CI once hung here for 80 minutes)
     stopping = []
@@ -202,7 +215,7 @@ def main(argv=None):
                     if m is not None:
                         row["metrics"] = m
                 if first or stopping:   # the per-thread split is read at both ends only: it reads every thread
-                    row.update(ends())
+                    row.update(end_reading(proc, others))
             except psutil.Error:
                 break
             first = False

@@ -119,36 +119,8 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
         dup_tags += tag in by_tag
         by_tag[tag] = r
     codes = collections.Counter(str(r["code"]) for r in results)
-    acked = {}   # tag -> (mode, orderId) for every 2xx
-    ack_problems = []
-    for tag, r in by_tag.items():
-        if not 200 <= r["code"] < 300:
-            continue
-        mode = r["url"].split("/")[3]
-        try:
-            body = json.loads(base64.b64decode(r.get("body") or ""))
-            oid, customer = body["orderId"], body["order"]["customer"]
-        except Exception as e:   # noqa: BLE001
-            ack_problems.append(f"{tag}: 2xx without a readable orderId ({e})")
-            continue
-        if customer != tag:
-            ack_problems.append(f"{tag}: 2xx body names customer {customer}")
-        acked[tag] = (mode, oid)
-
-    def read_back(item):
-        tag, (mode, oid) = item
-        for _ in range(3):   # a probe that got no answer at all is retried; a wrong answer is not
-            code, body = fetch(f"{base}/{mode}/orders/{oid}", 10)
-            if code:
-                break
-        if code != 200:
-            return f"{tag}: GET /{mode}/orders/{oid} answered {code}"
-        customer = json.loads(body).get("order", {}).get("customer")
-        return None if customer == tag else f"{tag}: GET /{mode}/orders/{oid} names customer {customer}"
-
-    with concurrent.futures.ThreadPoolExecutor(8) as pool:
-        unreadable = [p for p in pool.map(read_back, acked.items()) if p]
-
+    acked, ack_problems = acknowledged(by_tag)
+    unreadable = unreadable_orders(base, acked)
     with open(db_rows) as f:
         rows = [line.split("\t") for line in f.read().splitlines() if line.strip()]
     in_db = collections.Counter(row[0] for row in rows)
@@ -164,15 +136,7 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
         late = [r for r in results if _ts_ns(r["timestamp"]) >= since_ns]
         after_db = {"requests": len(late), "2xx": sum(200 <= r["code"] < 300 for r in late)}
     if timeline and results:
-        t0 = min(_ts_ns(r["timestamp"]) for r in results)
-        per = collections.defaultdict(collections.Counter)
-        for r in results:
-            per[(_ts_ns(r["timestamp"]) - t0) // 1_000_000_000][str(r["code"])] += 1
-        cols = sorted(codes)
-        with open(timeline, "w") as f:
-            f.write("second," + ",".join(cols) + "\n")
-            for sec in sorted(per):
-                f.write(f"{sec}," + ",".join(str(per[sec][c]) for c in cols) + "\n")
+        write_timeline(timeline, results, codes)
     errors_by_status = {k: v for k, v in sorted(codes.items()) if not k.startswith("2")}
     by_mode = collections.Counter(m for m, _ in acked.values())
     figures = {
@@ -192,6 +156,57 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
                        and not violations and figures["duplicate_rows"] == 0
                        and (after_db is None or after_db["2xx"] > 0))
     return figures
+
+
+def acknowledged(by_tag):
+    """({tag: (mode, orderId)} of every 2xx, [what is wrong with the 2xx bodies, one text each])."""
+    acked = {}   # tag -> (mode, orderId) for every 2xx
+    ack_problems = []
+    for tag, r in by_tag.items():
+        if not 200 <= r["code"] < 300:
+            continue
+        mode = r["url"].split("/")[3]
+        try:
+            body = json.loads(base64.b64decode(r.get("body") or ""))
+            oid, customer = body["orderId"], body["order"]["customer"]
+        except Exception as e:   # noqa: BLE001
+            ack_problems.append(f"{tag}: 2xx without a readable orderId ({e})")
+            continue
+        if customer != tag:
+            ack_problems.append(f"{tag}: 2xx body names customer {customer}")
+        acked[tag] = (mode, oid)
+    return acked, ack_problems
+
+
+def unreadable_orders(base, acked):
+    """What is wrong with each order of ACKED that does not read back from BASE, one text each."""
+
+    def read_back(item):
+        tag, (mode, oid) = item
+        for _ in range(3):   # a probe that got no answer at all is retried; a wrong answer is not
+            code, body = fetch(f"{base}/{mode}/orders/{oid}", 10)
+            if code:
+                break
+        if code != 200:
+            return f"{tag}: GET /{mode}/orders/{oid} answered {code}"
+        customer = json.loads(body).get("order", {}).get("customer")
+        return None if customer == tag else f"{tag}: GET /{mode}/orders/{oid} names customer {customer}"
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        return [p for p in pool.map(read_back, acked.items()) if p]
+
+
+def write_timeline(timeline, results, codes):
+    """The CSV TIMELINE: the status codes of RESULTS per second of the run."""
+    t0 = min(_ts_ns(r["timestamp"]) for r in results)
+    per = collections.defaultdict(collections.Counter)
+    for r in results:
+        per[(_ts_ns(r["timestamp"]) - t0) // 1_000_000_000][str(r["code"])] += 1
+    cols = sorted(codes)
+    with open(timeline, "w") as f:
+        f.write("second," + ",".join(cols) + "\n")
+        for sec in sorted(per):
+            f.write(f"{sec}," + ",".join(str(per[sec][c]) for c in cols) + "\n")
 
 
 def _ts_ns(ts):
@@ -267,7 +282,8 @@ def summary(out, incomplete=False):
     return passed, lines
 
 
-def main(argv=None):
+def parser():
+    """The command line of `chaos-probe`: one subcommand per probe (the module's docstring)."""
     p = argparse.ArgumentParser(prog="vtvr-harness chaos-probe", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -309,7 +325,11 @@ def main(argv=None):
     s = sub.add_parser("summary")
     s.add_argument("--dir", required=True)
     s.add_argument("--incomplete", action="store_true", help="the run ended early: FAIL whatever the checks say")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv=None):
+    a = parser().parse_args(argv)
     if a.cmd == "targets":
         write_targets(a.base, a.path, a.runid, a.count, a.out, a.prefix)
     elif a.cmd == "report":

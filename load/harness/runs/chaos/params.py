@@ -54,3 +54,11 @@ def figure_line(f):
             f"p50 {f['p50_ms']} ms, p99 {f['p99_ms']} ms" + (f", errors {f['errors']}" if f["errors"] else ""))
 
 
+def books_line(books):
+    """chaos.verify's checkout bookkeeping BOOKS in one line."""
+    return (f"{books['requests']} requests, errors by status {books['errors_by_status']}, acknowledged "
+            f"{books['acknowledged']} {books['acknowledged_by_mode']}, found in DB {books['found_in_db']}, found "
+            f"without ack {books['found_without_ack']}, unknown (no answer) {books['found_unknown_client_gave_up']}, "
+            f"ack not readable {books['acknowledged_not_readable']}, ack missing in DB "
+            f"{books['acknowledged_missing_in_db']}, duplicates {books['duplicate_rows']}, after DB back "
+            f"{books['after_db_back']}" + (f", e.g. {books['examples']}" if books["examples"] else ""))

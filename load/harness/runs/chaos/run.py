@@ -21,7 +21,7 @@ from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
 from harness.infra.tools import LOAD_DIR, bash_env, ensure_jar, newer_than
 from harness.runs.chaos import chaos
-from harness.runs.chaos.params import PARAM_NAMES, figure_line, settings, sleep_until
+from harness.runs.chaos.params import PARAM_NAMES, books_line, figure_line, settings, sleep_until
 
 
 class Chaos:
@@ -270,6 +270,39 @@ class Chaos:
                    graceful_phase_timed_out=timed_out, load=load)
         self.app = None
 
+    def checkout_records(self):
+        """The checkout results and the orders in the database, into raw/ -> (results, rows)."""
+        results = self.path("raw", "checkout.results.json")
+        with open(results, "w") as f:
+            f.write(self.vegeta_drv.encode(self.path("raw", "checkout.bin"), "json") or "")
+        time.sleep(1)   # a request that got no answer may still commit; give it a moment before reading the table
+        rows = self.path("raw", "checkout.db-rows.tsv")
+        with open(rows, "w") as f:
+            r = subprocess.run([self.mariadb, "--no-defaults", "--protocol=tcp", "-h127.0.0.1", f"-P{self.db_port}",
+                                "-ubench", "-pbench", "bench", "-N", "-B", "-e",
+                                f"SELECT customer, mode, id FROM orders WHERE customer LIKE 'chaos-{self.runid}-%'"],
+                               stdout=f)
+        if r.returncode:
+            raise Fatal(f"could not read the orders table with {self.mariadb}")
+        return results, rows
+
+    def db_outage(self, db_paths, t_delay_back):
+        """The checkout run's database outage -> (its smoke test, when it was back, its ms)."""
+        p = self.p
+        sleep_until(t_delay_back, p["CHECKOUT_GAP"])
+        t_stop = time.time()
+        self.db("stop")
+        t_down = time.time()
+        log(f"  database stopped (load/db.sh stop took {round((t_down - t_stop) * 1000)} ms)")
+        smoke_db = self.save("smoke-db-down.json", chaos.smoke(self.url, db_paths, 503, p["DB_DOWN_LIMIT"]))
+        sleep_until(t_down, p["OUTAGE"])
+        if self.db("start"):
+            raise Fatal(f"load/db.sh start (after the outage) failed; see {self.out}/logs/db.log")
+        db_back = time.time()
+        db_outage_ms = round((db_back - t_down) * 1000)
+        log(f"  database answers again, {db_outage_ms} ms after it stopped")
+        return smoke_db, db_back, db_outage_ms
+
     def checkout(self):
         p = self.p
         if self.app is not None and self.app.alive():
@@ -308,43 +341,16 @@ class Chaos:
         t_delay_back = time.time()
         delay_outage_ms = round((t_delay_back - t_down) * 1000)
         log(f"  delay service answers again, {delay_outage_ms} ms after the kill")
-        sleep_until(t_delay_back, p["CHECKOUT_GAP"])
-        t_stop = time.time()
-        self.db("stop")
-        t_down = time.time()
-        log(f"  database stopped (load/db.sh stop took {round((t_down - t_stop) * 1000)} ms)")
-        smoke_db = self.save("smoke-db-down.json", chaos.smoke(self.url, db_paths, 503, p["DB_DOWN_LIMIT"]))
-        sleep_until(t_down, p["OUTAGE"])
-        if self.db("start"):
-            raise Fatal(f"load/db.sh start (after the outage) failed; see {self.out}/logs/db.log")
-        db_back = time.time()
-        db_outage_ms = round((db_back - t_down) * 1000)
-        log(f"  database answers again, {db_outage_ms} ms after it stopped")
+        smoke_db, db_back, db_outage_ms = self.db_outage(db_paths, t_delay_back)
         sleep_until(db_back, p["CHECKOUT_TAIL"])
         self.vegeta_wait(v, 0, 90)   # stop sending; the requests in flight still get their answers
         run_s = round(time.time() - t_run, 1)
         load = self.figures("checkout")
-        results = self.path("raw", "checkout.results.json")
-        with open(results, "w") as f:
-            f.write(self.vegeta_drv.encode(self.path("raw", "checkout.bin"), "json") or "")
-        time.sleep(1)   # a request that got no answer may still commit; give it a moment before reading the table
-        rows = self.path("raw", "checkout.db-rows.tsv")
-        with open(rows, "w") as f:
-            r = subprocess.run([self.mariadb, "--no-defaults", "--protocol=tcp", "-h127.0.0.1", f"-P{self.db_port}",
-                                "-ubench", "-pbench", "bench", "-N", "-B", "-e",
-                                f"SELECT customer, mode, id FROM orders WHERE customer LIKE 'chaos-{self.runid}-%'"],
-                               stdout=f)
-        if r.returncode:
-            raise Fatal(f"could not read the orders table with {self.mariadb}")
+        results, rows = self.checkout_records()
         books = self.save("checkout.verify.json", chaos.verify(results, self.url, rows, db_back,
                                                                self.path("raw", "checkout.timeline.csv")))
         log(f"  load: {figure_line(load)}")
-        log(f"  books: {books['requests']} requests, errors by status {books['errors_by_status']}, acknowledged "
-            f"{books['acknowledged']} {books['acknowledged_by_mode']}, found in DB {books['found_in_db']}, found "
-            f"without ack {books['found_without_ack']}, unknown (no answer) {books['found_unknown_client_gave_up']}, "
-            f"ack not readable {books['acknowledged_not_readable']}, ack missing in DB "
-            f"{books['acknowledged_missing_in_db']}, duplicates {books['duplicate_rows']}, after DB back "
-            f"{books['after_db_back']}" + (f", e.g. {books['examples']}" if books["examples"] else ""))
+        log(f"  books: {books_line(books)}")
         log(f"  per second: {self.out}/raw/checkout.timeline.csv")
         self.check("3-checkout.json", 3, "nothing lost: checkout through delay and database outages", books["pass"],
                    run_s=run_s, delay_outage_s=round(delay_outage_ms / 1000, 1),
