@@ -139,7 +139,7 @@ def calibrate_parser():
                "scenario, one part varied at a time, two rates, repeated) and fits the cost model advise uses: "
                "DIR/calibration.json and calibration.md; load/results/calibration.json the newest (docs/advise.md).")
     p.add_argument("--modes", help="comma-separated series [virtual,worker,reactive,virtual+socket,worker+socket]")
-    p.add_argument("--reps", help="repetitions of the design, in a random order each [2; --quick 1]")
+    p.add_argument("--reps", help="repetitions of the design, in a random order each [3; --quick 1]")
     p.add_argument("--seconds", help="seconds of each trial [2.5; --quick 1]")
     p.add_argument("--seed", help="the trials' random order [random, printed]")
     p.add_argument("--out", help="where results go [load/results/calibrate-<timestamp>]")
@@ -156,7 +156,7 @@ def advise_parser():
                    "(repeat it to ask several)")
     p.add_argument("--rate", help="requests per second")
     p.add_argument("--calibration", help="a calibration.json [load/results/calibration.json, else the committed "
-                   "docs/results/calibrate-2026-11-28b/calibration.json]")
+                   "docs/results/calibrate-2026-11-28/calibration.json]")
     p.add_argument("--modes", help="comma-separated series [every calibrated one; --verify: virtual,worker,reactive]")
     p.add_argument("--json", action="store_true", help="the answer as JSON")
     p.add_argument("--verify", action="store_true", help="measure each workload too: CPU at 20, 50, 80 %% of each "

@@ -13,7 +13,7 @@ from harness.analysis.costmodel import SHAPE_KEYS, Calibration, Trial
 from harness.infra.errors import Fatal
 from harness.runs import advise, calibrate
 
-TRUE = dict(zip(costmodel.CPU_TERMS, (0.20, 0.05, 0.10, 0.04, 0.12, 0.03, 0.3, -0.05, 1.5, 0.01), strict=True))
+TRUE = dict(zip(costmodel.CPU_TERMS, (0.20, 0.05, 0.10, 0.04, 0.08, 0.3, -0.05, 1.5, 0.01), strict=True))
 MACHINE = {k: 2.5 * v for k, v in TRUE.items()}
 
 

@@ -2,7 +2,7 @@
 linear sums of what it does, fitted per series from measured trials, and the highest rate each bound allows.
 
 CPU per request (ms) = the request's own cost + per call x calls + per fan-out x (fanout > 0)
-                       + per concurrent call x fanout + per query once x (queries > 0) + per query x queries
+                       + per concurrent call x fanout + per query x queries
                        + per insert x insert + per million divisions x the CPU kernel's divisions
                        + lnr x operations x ln(rate / 1,000) + per_second (cores) x 1,000 / rate
 The rate terms are measured: a request's CPU falls as the rate rises (more events per wake-up of a thread, and a
@@ -28,7 +28,7 @@ SHAPE_KEYS = ("delay", "calls", "fanout", "queries", "cpu", "insert")
 # and each call, query, insert) per e-fold of the rate (lnr), the kernel's million divisions (mdiv) and the cores busy
 # whatever the rate (per_second). The calibration's own trials set the form: a shape's CPU fell with the rate in
 # proportion to its operations (docs/advise.md)
-PARTS = ("fixed", "call", "fanout_step", "concurrent_call", "query_step", "query", "insert")
+PARTS = ("fixed", "call", "fanout_step", "concurrent_call", "query", "insert")
 CPU_TERMS = PARTS + ("lnr", "mdiv", "per_second")
 LAT_TERMS = PARTS + ("mdiv",)
 
@@ -54,8 +54,8 @@ def divisions(n):
 
 def work(shape):
     """How many of each part SHAPE (a dict of SHAPE_KEYS) has, in PARTS' order, then its million divisions."""
-    return [1.0, shape["calls"], 1.0 if shape["fanout"] else 0.0, shape["fanout"], 1.0 if shape["queries"] else 0.0,
-            shape["queries"], shape["insert"], divisions(shape["cpu"]) / 1e6]
+    return [1.0, shape["calls"], 1.0 if shape["fanout"] else 0.0, shape["fanout"], shape["queries"],
+            shape["insert"], divisions(shape["cpu"]) / 1e6]
 
 
 def features(shape, rate, rates=None):
@@ -145,9 +145,6 @@ def fit_series(series, trials, bounds, ncores):
     sweep = sorted((t for t in trials if t.kind == "sweep"), key=lambda t: t.rate)
     crossed = sweep_ceiling(sweep)
     served = [t for t in sweep if not crossed or t.rate < crossed]   # the sweep's steps before its p99 doubled
-    high = sorted((t for t in trials if t.kind == "high"), key=lambda t: t.rate)   # a busier shape's staircase
-    high_crossed = sweep_ceiling(high)
-    served += [t for t in high[1:] if not high_crossed or t.rate < high_crossed]
     cpu = settled([t for t in trials if t.kind in ("cpu", "memory") and t.ok]) + served
     names = CPU_TERMS
     x = [features(t.shape, t.sent_rps) for t in cpu]

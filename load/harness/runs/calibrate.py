@@ -30,32 +30,26 @@ def shape(**items):
     return {k: items.get(k, 20 if k == "delay" else 0) for k in SHAPE_KEYS}
 
 
-# (shape, rates, kind): each varies one part, at a low and a high rate (the rate term); fan-out and queries at two
-# sizes each, which part their cost into once per request and per call or query (one size over-predicted larger
-# fan-outs by 22-60 % and seven quick queries by up to 136 %: docs/advise.md); the waits (1 s) put 50 and 150 requests
-# in flight for memory and threads (150: under the worker pool's 200)
+# (shape, rates, kind): each varies one part, at a low and a high rate (the rate term); fan-out at two sizes, which
+# part a fan-out's cost into once per fan-out and per call (one size over-predicted larger ones by 22-60 %:
+# docs/advise.md); the waits (1 s) put 50 and 150 requests in flight for memory and threads (150: under the worker
+# pool's 200)
 DESIGN = (
     (shape(), (150, 1500), "cpu"),
     (shape(calls=2), (150, 1500), "cpu"),
     (shape(fanout=2), (100, 800), "cpu"),
     (shape(fanout=8), (80, 400), "cpu"),
-    (shape(queries=1), (150, 1500), "cpu"),
-    (shape(queries=8), (80, 600), "cpu"),
+    (shape(queries=4), (100, 800), "cpu"),
     (shape(cpu=50000), (100, 400), "cpu"),
     (shape(insert=1), (150, 1500), "cpu"),
     (shape(calls=1, delay=1000), (50, 150), "memory"),
 )
 # the warm-up: every shape of the design at its lower rate, so that every path is compiled before a trial
+WARM = tuple((sh, rates[0]) for sh, rates, _ in DESIGN)
 # the ceiling sweep on one shape: the unloaded rate first, then up by about a third until p99 has grown by 500 ms
 # (costmodel.sweep_far): the curve of p99's growth against the machine's busy share sets every shape's ceiling
 SWEEP_SHAPE = shape(calls=1)
 SWEEP_RATES = (50, 800, 1100, 1500, 2000, 2600, 3400, 4400, 5700, 7400)
-# a busier shape up its own staircase until its p99 doubles: the CPU of a request of several operations at the rates
-# near a ceiling, where it fell to half its value at a third of them (docs/advise.md); the steps it served enter the
-# fit, not the ceiling's curve
-HIGH_SHAPE = shape(calls=2, fanout=2, queries=2)
-HIGH_RATES = (50, 500, 800, 1100, 1400, 1800, 2300, 2900)
-WARM = tuple((sh, rates[0]) for sh, rates, _ in DESIGN) + ((HIGH_SHAPE, 100),)
 
 
 def run(args):
@@ -63,7 +57,7 @@ def run(args):
         return refit(args.refit)
     series = tuple(x for x in (args.modes or ",".join(SERIES)).split(",") if x)
     quick = args.quick
-    reps = int(args.reps or (1 if quick else 2))
+    reps = int(args.reps or (1 if quick else 3))
     seconds = float(args.seconds or (1 if quick else 2.5))
     out = os.path.abspath(args.out or os.path.join(
         LOAD_DIR, "results", "calibrate-" + datetime.now().strftime("%Y%m%d-%H%M%S")))
@@ -89,7 +83,6 @@ def run(args):
                         f"({(time.monotonic() - t0) / 60:.1f} min so far)")
         for x in series:
             trials += sweep(bench, x, SWEEP_SHAPE, SWEEP_RATES[:4] if quick else SWEEP_RATES, costmodel.sweep_far)
-            trials += sweep(bench, x, HIGH_SHAPE, HIGH_RATES[:3] if quick else HIGH_RATES, kind="high")
         facts = machine.facts(java=bench.sys.java, app=machine.app_info(bench.apps[series[0]].url),
                               command="load/calibrate.sh " + " ".join(args.argv), seed=seed, reps=reps,
                               seconds=seconds, date=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -128,12 +121,12 @@ def publish(cal, out, latest=True):
     return 0
 
 
-def sweep(bench, series, sh, rates, until=costmodel.sweep_ceiling, kind="sweep"):
+def sweep(bench, series, sh, rates, until=costmodel.sweep_ceiling):
     """SH on SERIES at each of RATES in turn until UNTIL(the trials so far) (default: the p99 doubled against the
-    first, unloaded one, which runs longer: its p99 is the yardstick); each trial of KIND."""
+    first, unloaded one, which runs longer: its p99 is the yardstick)."""
     done = []
     for i, r in enumerate(rates):
-        t = bench.trial(series, sh, r, kind, seconds=bench.seconds * (2 if i == 0 else 1))
+        t = bench.trial(series, sh, r, "sweep", seconds=bench.seconds * (2 if i == 0 else 1))
         done.append(t)
         if len(done) > 1 and until(done):
             break
@@ -155,8 +148,7 @@ def page(cal):
     for name in costmodel.CPU_TERMS:
         what = {"mdiv": "per million divisions (cpu)", "lnr": "per operation, per e-fold of the rate",
                 "per_second": "cores busy whatever the rate",
-                "fanout_step": "per fan-out (once, whatever its calls)",
-                "query_step": "per request with queries (once, whatever their number)"}.get(name, name)
+                "fanout_step": "per fan-out (once, whatever its calls)"}.get(name, name)
         lines.append(f"| {what} | " + " | ".join(cell(*terms[x][name]) for x in series) + " |")
     rows = (("idle CPU, cores", lambda m: f"{m.idle_cores:.3f}"),
             ("RSS MiB, no request waiting", lambda m: cell(*m.memory.terms()["idle"])),
