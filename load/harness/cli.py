@@ -140,7 +140,7 @@ def calibrate_parser():
                "DIR/calibration.json and calibration.md; load/results/calibration.json the newest (docs/advise.md).")
     p.add_argument("--modes", help="comma-separated series [virtual,worker,reactive,virtual+socket,worker+socket]")
     p.add_argument("--reps", help="repetitions of the design, in a random order each [3; --quick 1]")
-    p.add_argument("--seconds", help="seconds of each trial [2.5; --quick 1]")
+    p.add_argument("--seconds", help="seconds of each trial [2; --quick 1]")
     p.add_argument("--seed", help="the trials' random order [random, printed]")
     p.add_argument("--out", help="where results go [load/results/calibrate-<timestamp>]")
     p.add_argument("--quick", action="store_true", help="one repetition of 1-s trials (a check, not a calibration)")

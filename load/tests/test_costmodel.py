@@ -8,17 +8,32 @@ import subprocess
 
 import pytest
 
-from harness.analysis import advice, costmodel
+from harness.analysis import advice, costmodel, costrecords
 from harness.analysis.costmodel import SHAPE_KEYS, Calibration, Trial
 from harness.infra.errors import Fatal
 from harness.runs import advise, calibrate
 
-TRUE = dict(zip(costmodel.CPU_TERMS, (0.20, 0.05, 0.10, 0.04, 0.08, 0.3, -0.05, 1.5, 0.01), strict=True))
+TRUE = dict(zip(costmodel.CPU_TERMS, (0.20, 0.05, 0.10, 0.04, 0.08, 0.3, 1.5, 0.01), strict=True))
 MACHINE = {k: 2.5 * v for k, v in TRUE.items()}
+BETA, BETA_MACHINE = 1.5, 0.75    # on the fitting grid
 
 
-def cost(coef, shape, rate):
-    return sum(c * x for c, x in zip(coef.values(), costmodel.features(shape, rate)))
+def cost(coef, shape, rate, u, beta):
+    return sum(c * x for c, x in zip(coef.values(), costmodel.features(shape, rate, u, beta)))
+
+
+def busy(shape, rate):
+    """The machine's busy share of 2 cores at RATE, its CPU per request falling as it fills (solved by iteration)."""
+    u = 0.0
+    for _ in range(200):
+        u = min(1.0, rate * cost(MACHINE, shape, rate, u, BETA_MACHINE) / 2000)
+    return u
+
+
+def costs(shape, rate):
+    """(the app's, the machine's) CPU per request of SHAPE at RATE."""
+    u = busy(shape, rate)
+    return cost(TRUE, shape, rate, u, BETA), cost(MACHINE, shape, rate, u, BETA_MACHINE)
 
 
 def synthetic(series="virtual", noise=0.02, seed=1, reps=3):
@@ -29,14 +44,14 @@ def synthetic(series="virtual", noise=0.02, seed=1, reps=3):
             for r in rates:
                 lat = 2 + costmodel.waited_ms(sh)
                 flight = r * lat / 1000
-                out.append(Trial(series, sh, r, r, int(r * 3), int(r * 3),
-                                 cost(TRUE, sh, r) * (1 + rng.gauss(0, noise)),
-                                 cost(MACHINE, sh, r) * (1 + rng.gauss(0, noise)), lat, lat * 1.5,
-                                 100 + 0.01 * flight, 40, 0.0, kind))
+                app, mach = costs(sh, r)
+                out.append(Trial(series, sh, r, r, int(r * 3), int(r * 3), app * (1 + rng.gauss(0, noise)),
+                                 mach * (1 + rng.gauss(0, noise)), lat, lat * 1.5, 100 + 0.01 * flight, 40, 0.0,
+                                 kind))
     base = calibrate.SWEEP_SHAPE
     for r in calibrate.SWEEP_RATES:
-        out.append(Trial(series, base, r, r, r, r, cost(TRUE, base, r), cost(MACHINE, base, r), 25,
-                         25 if r < 2000 else 80, 100, 40, 0.0, "sweep"))
+        out.append(Trial(series, base, r, r, r, r, *costs(base, r), 25, 25 if r < 2000 else 80, 100, 40, 0.0,
+                         "sweep"))
     return out
 
 
@@ -63,7 +78,9 @@ def test_divisions_count_the_kernels_loop():
 
 
 def test_a_known_linear_cost_is_recovered_within_its_interval():
-    terms = model().cpu.terms(level=0.999)   # seven intervals at once: each at 99.9 %
+    m = model()
+    assert (m.beta, m.beta_machine) == (BETA, BETA_MACHINE)
+    terms = m.cpu.terms(level=0.999)   # eight intervals at once: each at 99.9 %
     for name, true in TRUE.items():
         est, lo, hi = terms[name]
         assert lo <= true <= hi, (name, true, est, lo, hi)
@@ -74,8 +91,9 @@ def test_the_prediction_of_an_unseen_shape_is_within_its_interval():
     m = model(noise=0.01)
     sh = advice.parse_shape("calls=3,delay=50,queries=2,fanout=2")
     p = costmodel.predict(m, sh, 800, 2)
-    true = cost(TRUE, sh, 800)
+    true = costs(sh, 800)[0]
     assert p.cpu_ms_per_req.low <= true <= p.cpu_ms_per_req.high
+    assert costmodel.busy_share(m, sh, 800, 2) == pytest.approx(busy(sh, 800), rel=0.01)
     assert p.cores.value == pytest.approx(p.cpu_ms_per_req.value * 0.8)
 
 
@@ -200,8 +218,8 @@ def test_a_ceiling_counts_when_its_repeat_crosses_too():
     unloaded = sweep_trial(50, 100)
     spike = [unloaded, sweep_trial(800, 250), sweep_trial(800, 120), sweep_trial(900, 130), sweep_trial(1000, 300),
              sweep_trial(1000, 260)]
-    assert costmodel.sweep_ceiling(spike) == 800 and costmodel.confirmed_ceiling(spike) == 1000
-    assert costmodel.confirmed_ceiling(spike[:4]) is None   # a lone spike is no ceiling
+    assert costmodel.sweep_ceiling(spike) == 800 and costrecords.confirmed_ceiling(spike) == 1000
+    assert costrecords.confirmed_ceiling(spike[:4]) is None   # a lone spike is no ceiling
 
 
 def test_the_verify_sweep_repeats_a_crossing_step_and_ends_at_a_confirmed_one():
@@ -215,4 +233,4 @@ def test_the_verify_sweep_repeats_a_crossing_step_and_ends_at_a_confirmed_one():
 
     done = advise.confirmed_sweep(Bench(), "virtual", {}, [50, 800, 900, 1000, 1100])
     assert [t.rate for t in done] == [50, 800, 800, 900, 1000, 1000]
-    assert costmodel.confirmed_ceiling(done) == 1000
+    assert costrecords.confirmed_ceiling(done) == 1000

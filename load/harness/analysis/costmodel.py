@@ -1,15 +1,18 @@
 """The cost model of `calibrate` and `advise` (docs/advise.md): a request's CPU, latency, memory and threads as
 linear sums of what it does, fitted per series from measured trials, and the highest rate each bound allows.
 
-CPU per request (ms) = the request's own cost + per call x calls + per fan-out x (fanout > 0)
-                       + per concurrent call x fanout + per query x queries
-                       + per insert x insert + per million divisions x the CPU kernel's divisions
-                       + lnr x operations x ln(rate / 1,000) + per_second (cores) x 1,000 / rate
-The rate terms are measured: a request's CPU falls as the rate rises (more events per wake-up of a thread, and a
-wake-up is expensive on this machine), and some CPU is busy every second whatever the rate. The same form, fitted on
-the whole machine's CPU (app, delay service, database, load generator, kernel), gives the cores a rate needs; the
-machine's ceiling is the rate that keeps it as busy as the calibration's own sweep was where its p99 had grown by
-as much as the shape's own unloaded p99 (latency-aware: a request that waits long tolerates more queueing)."""
+CPU per request (ms) = (the request's own cost + per call x calls + per fan-out x (fanout > 0)
+                        + per concurrent call x fanout + per query x queries + per insert x insert)
+                       x (1 + beta x (1 - u))
+                       + per million divisions x the CPU kernel's divisions + per_second (cores) x 1,000 / rate
+u is the machine's busy share: a request's operations cost more on an idle machine than on a full one (each event
+wakes a sleeping thread, and a wake-up is expensive on this machine; on a busy one the threads find the next event
+waiting), the kernel's divisions do not; beta is fitted per series (the least squares over a grid), the rest by
+least squares given it. Some CPU is busy every second whatever the rate. The same form, fitted on the whole
+machine's CPU (app, delay service, database, load generator, kernel), gives u at a rate (busy_share) and the cores a
+rate needs; the machine's ceiling is the rate that keeps it as busy as the calibration's own sweep was where its
+p99 had grown by as much as the shape's own unloaded p99 (latency-aware: a request that waits long tolerates more
+queueing)."""
 from __future__ import annotations
 
 import functools
@@ -19,18 +22,18 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from harness.analysis.costrecords import Figure, Fit, Trial  # noqa: F401  (Trial: the model's input, named here too)
+from harness.analysis.costrecords import Figure, Fit, Trial, busy, settled, sweep_ceiling
 from harness.infra.errors import Fatal
 
 # the shape's items, in the catalogue's order (GET /scenarios, workload)
 SHAPE_KEYS = ("delay", "calls", "fanout", "queries", "cpu", "insert")
-# the parts of a request, each with its cost at 1,000 req/s; then the change of each operation's cost (the request
-# and each call, query, insert) per e-fold of the rate (lnr), the kernel's million divisions (mdiv) and the cores busy
-# whatever the rate (per_second). The calibration's own trials set the form: a shape's CPU fell with the rate in
-# proportion to its operations (docs/advise.md)
+# the parts of a request, each with its cost on a full machine (u = 1); then the kernel's million divisions (mdiv) and
+# the cores busy whatever the rate (per_second). Fitted on the sweeps of 2026-11-27 and 2026-11-28, a shape's CPU fell
+# as the machine filled in proportion to its operations, not with the log of the rate (docs/advise.md)
 PARTS = ("fixed", "call", "fanout_step", "concurrent_call", "query", "insert")
-CPU_TERMS = PARTS + ("lnr", "mdiv", "per_second")
+CPU_TERMS = PARTS + ("mdiv", "per_second")
 LAT_TERMS = PARTS + ("mdiv",)
+BETAS = tuple(k / 4 for k in range(41))   # the grid beta is fitted on: 0 to 10
 
 
 @functools.cache
@@ -58,13 +61,35 @@ def work(shape):
             shape["insert"], divisions(shape["cpu"]) / 1e6]
 
 
-def features(shape, rate, rates=None):
-    """The CPU model's inputs of SHAPE at RATE req/s (CPU_TERMS' order); RATES (low, high): the rate held to
-    the calibrated range (outside it a log-linear trend is a guess; advise says when a question leaves it)."""
+def features(shape, rate, u, beta, rates=None):
+    """The CPU model's inputs of SHAPE at RATE req/s on a machine U busy (0-1), its operations' costs scaled by
+    1 + BETA x (1 - U) (CPU_TERMS' order); RATES (low, high): the rate held to the calibrated range."""
     if rates:
         rate = min(max(rate, rates[0]), rates[1])
     *parts, mdiv = work(shape)
-    return parts + [sum(parts) * math.log(max(rate, 1e-3) / 1000), mdiv, 1000 / max(rate, 1e-3)]
+    idle = 1 + beta * (1 - min(max(u, 0.0), 1.0))
+    return [p * idle for p in parts] + [mdiv, 1000 / max(rate, 1e-3)]
+
+
+def fit_busy(trials, y, ncores):
+    """(beta, Fit) of Y on TRIALS: beta on BETAS with the least squared residual, each trial at its measured u."""
+    best = None
+    for beta in BETAS:
+        x = [features(t.shape, t.sent_rps, busy(t) / ncores, beta) for t in trials]
+        fit = Fit.of(CPU_TERMS, x, y)
+        sse = float(((np.asarray(y) - np.asarray(x) @ np.asarray(fit.coef)) ** 2).sum())
+        if best is None or sse < best[0]:
+            best = (sse, beta, fit)
+    return best[1], best[2]
+
+
+def busy_share(m, shape, rate, ncores):
+    """The machine's busy share u at RATE (0-1): u = rate x machine CPU at u / (1,000 x NCORES), the machine's CPU
+    per request A + B x (1 - u) by the fit, solved for u."""
+    full = m.machine.at(features(shape, rate, 1.0, m.beta_machine, m.rates))[0]
+    idle = m.machine.at(features(shape, rate, 0.0, m.beta_machine, m.rates))[0]
+    u = rate * idle / (1000 * ncores + rate * (idle - full))
+    return min(max(u, 0.0), 1.0)
 
 
 def waited_ms(shape):
@@ -89,6 +114,8 @@ class SeriesModel:
     rates: tuple                # the calibrated rates (lowest, highest)
     shape_max: dict             # the largest value of each item the calibration measured
     queue_curve: tuple = ()     # the sweep's (machine busy share, p99 over the unloaded p99 in ms), ascending
+    beta: float = 0.0           # how much more the operations cost the app on an idle machine (features)
+    beta_machine: float = 0.0   # the same for the whole machine's CPU
 
     def to_json(self):
         d = asdict(self)
@@ -129,8 +156,8 @@ class Calibration:
         old = [k for k, v in d["series"].items() if tuple(v["cpu"]["names"]) != CPU_TERMS]
         if models and old:
             raise Fatal(f"{path}: fitted with an older model ({', '.join(old)}: terms "
-                        f"{', '.join(d['series'][old[0]]['cpu']['names'])}); run load/calibrate.sh again (its trials "
-                        "may lack what the new terms need, so `vtvr-harness calibrate --refit` is no substitute)")
+                        f"{', '.join(d['series'][old[0]]['cpu']['names'])}); fit it again from its trials with "
+                        f"`vtvr-harness calibrate --refit {path}`, or run load/calibrate.sh again")
         series = {k: SeriesModel.from_json(v) for k, v in d["series"].items()} if models else {}
         return cls(d["facts"], series, Trial.of_json(d.get("trials", ())))
 
@@ -146,11 +173,9 @@ def fit_series(series, trials, bounds, ncores):
     crossed = sweep_ceiling(sweep)
     served = [t for t in sweep if not crossed or t.rate < crossed]   # the sweep's steps before its p99 doubled
     cpu = settled([t for t in trials if t.kind in ("cpu", "memory") and t.ok]) + served
-    names = CPU_TERMS
-    x = [features(t.shape, t.sent_rps) for t in cpu]
     # the CPU of a request once compiled: each trial's CPU less what the JIT spent in it (Trial.jit_ms)
-    app = Fit.of(names, x, [max(0.0, t.app_ms - t.jit_ms) for t in cpu])
-    mach = Fit.of(names, x, [max(0.0, t.machine_ms - t.jit_ms) for t in cpu])
+    beta, app = fit_busy(cpu, [max(0.0, t.app_ms - t.jit_ms) for t in cpu], ncores)
+    beta_machine, mach = fit_busy(cpu, [max(0.0, t.machine_ms - t.jit_ms) for t in cpu], ncores)
     # unloaded latency: each shape's trials at its lower rate (at the higher one a query's queue or the JIT put
     # 157-629 ms into p50 now and then on 2026-11-28, which also shrank the database pool's Little's-law bound)
     lowest = {}
@@ -168,7 +193,8 @@ def fit_series(series, trials, bounds, ncores):
     tail = float(np.median([t.p99_ms - t.p50_ms for t in low])) if low else 1.0
     rates = [t.sent_rps for t in cpu]
     m = SeriesModel(series, app, mach, latency, memory, threads, idle_cores, 1.0, 0.0, tail, dict(bounds),
-                    (min(rates), max(rates)), {k: max(t.shape[k] for t in cpu) for k in SHAPE_KEYS})
+                    (min(rates), max(rates)), {k: max(t.shape[k] for t in cpu) for k in SHAPE_KEYS},
+                    beta=beta, beta_machine=beta_machine)
     if crossed:   # the machine's busy cores where the sweep's p99 doubled: between its last two steps
         below = max((t for t in sweep if t.rate < crossed), key=lambda t: t.rate)
         top = next(t for t in sweep if t.rate == crossed)
@@ -214,59 +240,6 @@ def _key(t):
     return tuple(sorted(t.shape.items()))
 
 
-def settled(trials, margin_pct=10.0):
-    """TRIALS without those the JIT was still warming: a trial whose app's JIT used more than MARGIN_PCT % of a core
-    above the least any trial of its series, shape and rate saw (what every trial of a cell sees is the steady
-    state, part of the cost)."""
-    def cell(t):
-        return (t.series, tuple(sorted(t.shape.items())), t.rate)
-    least = {}
-    for t in trials:
-        least[cell(t)] = min(least.get(cell(t), math.inf), t.jit_pct)
-    return [t for t in trials if t.jit_pct <= least[cell(t)] + margin_pct]
-
-
-def busy(t):
-    """The machine's busy cores in trial T."""
-    return t.machine_ms * t.sent_rps / 1000
-
-
-def sweep_far(sweep, extra_ms=500.0):
-    """True once an ascending SWEEP has gone past what any shape's ceiling needs: the last step's p99 EXTRA_MS over
-    the unloaded one, or under 99 % served (calibrate's sweep, whose curve sets every shape's ceiling)."""
-    if len(sweep) < 2 or sweep[0].p99_ms is None:
-        return False
-    t = sweep[-1]
-    return t.p99_ms is None or t.p99_ms > sweep[0].p99_ms + extra_ms or t.ok_rate < 0.99
-
-
-def sweep_ceiling(sweep):
-    """The first rate of an ascending SWEEP (its first trial the unloaded one) whose p99 is over twice the unloaded
-    p99 or whose successes fall under 99 %; None when none is."""
-    if len(sweep) < 2 or sweep[0].p99_ms is None:
-        return None
-    limit = 2 * sweep[0].p99_ms
-    for t in sweep[1:]:
-        if t.p99_ms is None or t.p99_ms > limit or t.ok_rate < 0.99:
-            return t.rate
-    return None
-
-
-def confirmed_ceiling(sweep):
-    """The first rate of an ascending SWEEP (its first trial the unloaded one; a rate whose p99 crossed is measured
-    twice, the repeat right after) at which every trial crossed as sweep_ceiling counts it; None when none did. A
-    crossing its repeat does not confirm was a spike: measured twice in one run, the same shape's first crossing
-    moved by up to 50 % (docs/advise.md, the check of 2026-11-28)."""
-    if len(sweep) < 2:
-        return None
-    rates = list(dict.fromkeys(t.rate for t in sweep[1:]))
-    for r in rates:
-        at = [t for t in sweep[1:] if t.rate == r]
-        if len(at) > 1 and all(sweep_ceiling([sweep[0], t]) for t in at):
-            return r
-    return None
-
-
 @dataclass(frozen=True)
 class Prediction:
     """One series' predicted cost of a shape at a rate."""
@@ -301,10 +274,10 @@ def _fig(t, floor=0.0):
 
 def predict(m, shape, rate, ncores):
     """The Prediction of series model M for SHAPE at RATE req/s on a machine of NCORES."""
-    x = features(shape, rate, m.rates)
-    cpu = _fig(m.cpu.at(x))
+    u = busy_share(m, shape, rate, ncores)
+    cpu = _fig(m.cpu.at(features(shape, rate, u, m.beta, m.rates)))
     cores = Figure(*(v * rate / 1000 for v in (cpu.value, cpu.low, cpu.high)))
-    mach = _fig(m.machine.at(x))
+    mach = _fig(m.machine.at(features(shape, rate, u, m.beta_machine, m.rates)))
     mcores = Figure(*(v * rate / 1000 for v in (mach.value, mach.low, mach.high)))
     lat = latency(m, shape)
     flight = in_flight(rate, lat.value)
@@ -344,14 +317,17 @@ def cores_ceiling(demand_ms, budget_cores):
 def ceilings(m, shape, lat, ncores):
     """{bound: Figure of the highest rate it allows} for SHAPE whose latency is LAT."""
     out = {}
-    # cores: the rate at which the machine is as busy as when the calibration's sweep saw its p99 double
+    # cores: the rate at which the machine is as busy as when the calibration's sweep saw its p99 double, as busy as
+    # the sweep was where its p99 had grown by this shape's unloaded p99 (which doubles it), and never less busy than
+    # where the sweep's own p99 doubled: shapes that wait less than the sweep's (queries, the kernel) were measured to
+    # reach that level (docs/advise.md), the absolute growth of a 20-ms request's p99 overstating theirs. A request
+    # costs there what it costs on a machine that busy
+    share = max(m.util_max, util_for(m, lat.value + m.tail_ms))
+    budget = share * ncores
+
     def demand(r, k):
-        v = m.machine.at(features(shape, r, m.rates))
+        v = m.machine.at(features(shape, r, share, m.beta_machine, m.rates))
         return max(v[k], 0.1 * v[0])   # an interval's low end below a tenth of the estimate is no figure
-    # as busy as the sweep was where its p99 had grown by this shape's unloaded p99 (which doubles it), and never less
-    # busy than where the sweep's own p99 doubled: shapes that wait less than the sweep's (queries, the kernel) were
-    # measured to reach that level (docs/advise.md), the absolute growth of a 20-ms request's p99 overstating theirs
-    budget = max(m.util_max, util_for(m, lat.value + m.tail_ms)) * ncores
     out["cores"] = Figure(*(cores_ceiling(lambda r, k=k: demand(r, k), budget) for k in (0, 2, 1)))
     for name, size in m.bounds.items():
         held = held_ms(name, shape, lat.value, m.latency.coef[LAT_TERMS.index("query")])

@@ -1,5 +1,6 @@
 """The records the cost model (costmodel.py) is made of: a Trial as calibrate and verify measure it, a least-squares
-Fit with its intervals, and a predicted Figure with its interval."""
+Fit with its intervals, and a predicted Figure with its interval; then what a list of trials says (the settled ones,
+a sweep's ceiling)."""
 from __future__ import annotations
 
 import math
@@ -92,3 +93,56 @@ class Figure:
 
     def as_dict(self, name):
         return {name: self.value, f"{name}_low": self.low, f"{name}_high": self.high}
+
+
+def settled(trials, margin_pct=10.0):
+    """TRIALS without those the JIT was still warming: a trial whose app's JIT used more than MARGIN_PCT % of a core
+    above the least any trial of its series, shape and rate saw (what every trial of a cell sees is the steady
+    state, part of the cost)."""
+    def cell(t):
+        return (t.series, tuple(sorted(t.shape.items())), t.rate)
+    least = {}
+    for t in trials:
+        least[cell(t)] = min(least.get(cell(t), math.inf), t.jit_pct)
+    return [t for t in trials if t.jit_pct <= least[cell(t)] + margin_pct]
+
+
+def busy(t):
+    """The machine's busy cores in trial T."""
+    return t.machine_ms * t.sent_rps / 1000
+
+
+def sweep_far(sweep, extra_ms=500.0):
+    """True once an ascending SWEEP has gone past what any shape's ceiling needs: the last step's p99 EXTRA_MS over
+    the unloaded one, or under 99 % served (calibrate's sweep, whose curve sets every shape's ceiling)."""
+    if len(sweep) < 2 or sweep[0].p99_ms is None:
+        return False
+    t = sweep[-1]
+    return t.p99_ms is None or t.p99_ms > sweep[0].p99_ms + extra_ms or t.ok_rate < 0.99
+
+
+def sweep_ceiling(sweep):
+    """The first rate of an ascending SWEEP (its first trial the unloaded one) whose p99 is over twice the unloaded
+    p99 or whose successes fall under 99 %; None when none is."""
+    if len(sweep) < 2 or sweep[0].p99_ms is None:
+        return None
+    limit = 2 * sweep[0].p99_ms
+    for t in sweep[1:]:
+        if t.p99_ms is None or t.p99_ms > limit or t.ok_rate < 0.99:
+            return t.rate
+    return None
+
+
+def confirmed_ceiling(sweep):
+    """The first rate of an ascending SWEEP (its first trial the unloaded one; a rate whose p99 crossed is measured
+    twice, the repeat right after) at which every trial crossed as sweep_ceiling counts it; None when none did. A
+    crossing its repeat does not confirm was a spike: measured twice in one run, the same shape's first crossing
+    moved by up to 50 % (docs/advise.md, the check of 2026-11-28)."""
+    if len(sweep) < 2:
+        return None
+    rates = list(dict.fromkeys(t.rate for t in sweep[1:]))
+    for r in rates:
+        at = [t for t in sweep[1:] if t.rate == r]
+        if len(at) > 1 and all(sweep_ceiling([sweep[0], t]) for t in at):
+            return r
+    return None

@@ -10,7 +10,7 @@ import statistics
 import sys
 from datetime import datetime
 
-from harness.analysis import costmodel
+from harness.analysis import costmodel, costrecords
 from harness.analysis.advice import calibration_path, label, parse_shape, predictions, recommend, table, workload_params
 from harness.analysis.costmodel import Calibration
 from harness.infra.errors import Fatal
@@ -98,7 +98,7 @@ def verify(args, cal, shapes, series):
 def confirmed_sweep(bench, series, sh, rates):
     """SH on SERIES at each of RATES in turn (the first, unloaded, twice as long: its p99 is the yardstick); a step
     whose p99 crossed twice the unloaded one is measured once more right after, and the sweep ends when the repeat
-    crosses too (costmodel.confirmed_ceiling)."""
+    crosses too (costrecords.confirmed_ceiling)."""
     done = []
     for i, r in enumerate(rates):
         done.append(bench.trial(series, sh, r, "sweep", seconds=bench.seconds * (2 if i == 0 else 1)))
@@ -127,7 +127,7 @@ def verify_rows(m, sh, got, swept, ncores):
                      "pass": err is not None and abs(err) <= CPU_WITHIN,
                      "line": f"CPU at {rate:g}/s {p.cpu_ms_per_req.value:.3f} vs {measured:.3f} ms"})
     p = costmodel.predict(m, sh, 100.0, ncores)
-    measured = costmodel.confirmed_ceiling(swept)
+    measured = costrecords.confirmed_ceiling(swept)
     err = p.max_rate.value / measured - 1 if measured else None
     first = costmodel.sweep_ceiling(swept)   # the first crossing, confirmed or not (the check before 2026-11-28)
     rows.append({"workload": label(sh), "series": m.series, "what": "max_rate", "rate": None,

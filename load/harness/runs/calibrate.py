@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 import psutil
 
-from harness.analysis import costmodel
+from harness.analysis import costmodel, costrecords
 from harness.analysis.advice import LATEST
 from harness.analysis.costmodel import SHAPE_KEYS, Calibration
 from harness.infra.catalogue import table
@@ -47,7 +47,7 @@ DESIGN = (
 # the warm-up: every shape of the design at its lower rate, so that every path is compiled before a trial
 WARM = tuple((sh, rates[0]) for sh, rates, _ in DESIGN)
 # the ceiling sweep on one shape: the unloaded rate first, then up by about a third until p99 has grown by 500 ms
-# (costmodel.sweep_far): the curve of p99's growth against the machine's busy share sets every shape's ceiling
+# (costrecords.sweep_far): the curve of p99's growth against the machine's busy share sets every shape's ceiling
 SWEEP_SHAPE = shape(calls=1)
 SWEEP_RATES = (50, 800, 1100, 1500, 2000, 2600, 3400, 4400, 5700, 7400)
 
@@ -58,7 +58,7 @@ def run(args):
     series = tuple(x for x in (args.modes or ",".join(SERIES)).split(",") if x)
     quick = args.quick
     reps = int(args.reps or (1 if quick else 3))
-    seconds = float(args.seconds or (1 if quick else 2.5))
+    seconds = float(args.seconds or (1 if quick else 2.0))
     out = os.path.abspath(args.out or os.path.join(
         LOAD_DIR, "results", "calibrate-" + datetime.now().strftime("%Y%m%d-%H%M%S")))
     seed = int(args.seed) if args.seed else random.randrange(2 ** 31)
@@ -70,7 +70,7 @@ def run(args):
     with Procs() as ps:
         bench = Bench(series, out, ps, seconds)
         bench.start()
-        bench.warm(WARM, most_s=30 if quick else 120, jit_pct=5)   # the rest: settled() drops warming trials
+        bench.warm(WARM, most_s=30 if quick else 90, jit_pct=5)   # the rest: settled() drops warming trials
         bounds = {x: bench.bounds(x) for x in series}
         trials += [bench.idle(x, seconds) for x in series]
         todo = [(x, sh, r, kind) for x in series for sh, rates, kind in DESIGN for r in rates]
@@ -82,7 +82,7 @@ def run(args):
                     log(f"repetition {k + 1} of {reps}: {i + 1} of {len(todo)} trials "
                         f"({(time.monotonic() - t0) / 60:.1f} min so far)")
         for x in series:
-            trials += sweep(bench, x, SWEEP_SHAPE, SWEEP_RATES[:4] if quick else SWEEP_RATES, costmodel.sweep_far)
+            trials += sweep(bench, x, SWEEP_SHAPE, SWEEP_RATES[:4] if quick else SWEEP_RATES, costrecords.sweep_far)
         facts = machine.facts(java=bench.sys.java, app=machine.app_info(bench.apps[series[0]].url),
                               command="load/calibrate.sh " + " ".join(args.argv), seed=seed, reps=reps,
                               seconds=seconds, date=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -140,17 +140,16 @@ def page(cal):
     lines = [f"# Calibration: {f.get('cpu')}, {f.get('cores')} cores, {f.get('date')}", "",
              f"{f.get('jdk')}; Quarkus {f.get('quarkus')}; commit {f.get('git_commit')}; {f.get('reps')} "
              f"repetitions of {f.get('seconds')} s trials, {f.get('took_s')} s in all (docs/advise.md). The app's "
-             "CPU ms per request for each part at 1,000 req/s, the change of each operation's (the request, a call, "
-             "a query, an insert) per e-fold of the rate (x2.7) and the cores busy whatever the rate, with 95 % "
-             "intervals:", "",
+             "CPU ms per request for each part on a full machine (each operation costs 1 + beta times that on an "
+             "idle one) and the cores busy whatever the rate, with 95 % intervals:", "",
              "| part | " + " | ".join(series) + " |", "|---" * (len(series) + 1) + "|"]
     terms = {x: m.cpu.terms() for x, m in cal.series.items()}
     for name in costmodel.CPU_TERMS:
-        what = {"mdiv": "per million divisions (cpu)", "lnr": "per operation, per e-fold of the rate",
-                "per_second": "cores busy whatever the rate",
+        what = {"mdiv": "per million divisions (cpu)", "per_second": "cores busy whatever the rate",
                 "fanout_step": "per fan-out (once, whatever its calls)"}.get(name, name)
         lines.append(f"| {what} | " + " | ".join(cell(*terms[x][name]) for x in series) + " |")
-    rows = (("idle CPU, cores", lambda m: f"{m.idle_cores:.3f}"),
+    rows = (("beta: the app's, the machine's", lambda m: f"{m.beta:g}, {m.beta_machine:g}"),
+            ("idle CPU, cores", lambda m: f"{m.idle_cores:.3f}"),
             ("RSS MiB, no request waiting", lambda m: cell(*m.memory.terms()["idle"])),
             ("RSS KiB per waiting request", lambda m: cell(*(v * 1024 for v in m.memory.terms()["per_request"]))),
             ("threads, none waiting", lambda m: f"{m.threads.terms()['idle'][0]:.0f}"),
