@@ -1,5 +1,6 @@
-"""The run's database: the one the user named (QUARKUS_DATASOURCE_JDBC_URL and _REACTIVE_URL), one load/db.sh
-already runs, or the embedded MariaDB started in the background (and stopped at the end) by load/db.sh."""
+"""The run's database, one way for every design: the one the user named (QUARKUS_DATASOURCE_JDBC_URL and
+_REACTIVE_URL), one load/db.sh already runs, or the embedded MariaDB started in the background (and stopped at the
+end) by load/db.sh, in its own data folder when a run needs one apart (chaos stops and starts it)."""
 import os
 import re
 import subprocess
@@ -14,16 +15,24 @@ DB_SH = os.path.join(LOAD_DIR, "db.sh")
 
 
 class Database:
-    """Started with start(); ready() waits for it; env is what an app needs to reach it."""
+    """Started with start(); ready() waits for it; env is what an app needs to reach it.
 
-    def __init__(self, ps, port, log_path, given=(None, None)):
-        self.ps, self.port, self.log_path = ps, port, log_path
+    PORT: where it listens (another free one when a server load/db.sh does not run holds it); GIVEN: the user's
+    (JDBC URL, reactive URL), used as they are; FOLDER: a data folder of its own (load/db.sh's DB_DIR), whose server
+    is never one already running; REUSE=False: never reuse a server found on PORT."""
+
+    def __init__(self, ps, port, log_path, given=(None, None), folder=None, reuse=True):
+        self.ps, self.port, self.log_path = ps, int(port), log_path
         self.jdbc, self.reactive = given
+        self.folder, self.reuse = folder, reuse and not folder
         self.starting = None
         self.env = {}
 
+    def db_env(self):
+        return {"DB_PORT": str(self.port), **({"DB_DIR": self.folder} if self.folder else {})}
+
     def db(self, *argv, **kw):
-        return self.ps.run("db.sh", [DB_SH, *argv], env={"DB_PORT": str(self.port)}, **kw)
+        return self.ps.run("db.sh", [DB_SH, *argv], env=self.db_env(), **kw)
 
     def start(self):
         if self.jdbc or self.reactive:
@@ -31,17 +40,18 @@ class Database:
                 raise Fatal("set both QUARKUS_DATASOURCE_JDBC_URL and QUARKUS_DATASOURCE_REACTIVE_URL "
                             "(same database), or neither")
             log(f"database: {self.jdbc} (given)")
+            self.env = {"QUARKUS_DATASOURCE_JDBC_URL": self.jdbc, "QUARKUS_DATASOURCE_REACTIVE_URL": self.reactive}
             return
-        if self.db("status") == 0:
+        if self.reuse and self.db("status") == 0:
             log(f"database: load/db.sh already runs MariaDB on {self.port}, reusing it (left running)")
         else:
             if not procs.port_free(self.port):
                 log(f"port {self.port} is taken by a server load/db.sh does not run; the embedded DB gets a free port")
                 self.port = procs.free_port()
             log(f"database: starting the embedded MariaDB on {self.port} (load/db.sh start; log: {self.log_path})")
-            self.ps.on_exit.append(lambda: self.db("stop", timeout=30))
+            self.ps.on_exit.append(lambda: self.db("stop", timeout=30, log_path=self.log_path, append=True))
             # in the background: the delay service starts meanwhile; ready() waits for it
-            self.starting = self.ps.start("db.sh start", [DB_SH, "start"], env={"DB_PORT": str(self.port)},
+            self.starting = self.ps.start("db.sh start", [DB_SH, "start"], env=self.db_env(),
                                           log_path=self.log_path)
         # the app's only (not this process's environment: the next of N runs starts its own database)
         self.env = {"QUARKUS_DATASOURCE_JDBC_URL": f"jdbc:mysql://127.0.0.1:{self.port}/bench",
@@ -51,13 +61,29 @@ class Database:
         """Waits for the background `load/db.sh start`, once; MariaDB's pid joins the run's processes."""
         if self.starting is None:
             return
-        rc, self.starting = self.starting.wait(), None
-        status = subprocess.run([DB_SH, "status"], env=procs.child_env({"DB_PORT": str(self.port)}),
-                                capture_output=True, text=True)
-        if rc or status.returncode:
+        rc, starting, self.starting = self.starting.wait(), self.starting, None
+        self.ps.forget(starting)
+        if rc or self.adopt():
             sys.stderr.write(procs.tail(self.log_path))
-            raise Fatal(f"load/db.sh start failed (exit {rc})")
+            raise Fatal(f"load/db.sh start failed (exit {rc}; log: {self.log_path})")
+        log("database: " + re.sub(r"^\[[0-9:]*\] ", "", procs.tail(self.log_path, 1).strip()))
+
+    def adopt(self):
+        """MariaDB's pid joins the run's processes; -> load/db.sh status's exit code (0: running)."""
+        status = subprocess.run([DB_SH, "status"], env=procs.child_env(self.db_env()), capture_output=True,
+                                text=True)
         m = re.search(r"pid (\d+)", status.stdout)
         if m:
             self.ps.adopt("mariadb", int(m.group(1)))
-        log("database: " + re.sub(r"^\[[0-9:]*\] ", "", procs.tail(self.log_path, 1).strip()))
+        return status.returncode
+
+    def stop(self):
+        """Stops it now (chaos's outage); -> load/db.sh stop's exit code."""
+        rc = self.db("stop", timeout=120, log_path=self.log_path, append=True)
+        self.ps.release("mariadb")
+        return rc
+
+    def restart(self):
+        """Starts it again after stop(); -> load/db.sh start's exit code."""
+        rc = self.db("start", timeout=120, log_path=self.log_path, append=True)
+        return rc or self.adopt()

@@ -9,6 +9,7 @@ import time
 from datetime import datetime
 
 from harness.infra import procs
+from harness.infra.database import Database
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
@@ -44,25 +45,6 @@ def server_errors(report_dir):
     return n
 
 
-def start_db(ps, out):
-    """Reuses the MariaDB load/db.sh runs on DB_PORT, or starts one that the run stops; -> its port."""
-    port, db_sh = str(ENV.db_port or 3306), os.path.join(LOAD_DIR, "db.sh")
-    env = {"DB_PORT": port}
-    if ps.run("db.sh status", [db_sh, "status"], env=env) == 0:
-        log(f"database: reusing the MariaDB load/db.sh runs on {port} (left running)")
-        return port
-    ps.on_exit.append(lambda: ps.run("db.sh stop", [db_sh, "stop"], env=env, timeout=30))
-    db_log = os.path.join(out, "db.log")
-    if ps.run("db.sh start", [db_sh, "start"], env=env, log_path=db_log):
-        sys.stderr.write(procs.tail(db_log))
-        raise Fatal("load/db.sh start failed")
-    status = subprocess.run([db_sh, "status"], env=procs.child_env(env), capture_output=True, text=True)
-    m = re.search(r"pid (\d+)", status.stdout)
-    if m:
-        ps.adopt("mariadb", int(m.group(1)))
-    return port
-
-
 def run(args):
     max_examples, seed, min_cases = args.max_examples, args.seed, args.min_cases
     for name, value in (("--max-examples", max_examples), ("--seed", seed), ("--min-cases", min_cases)):
@@ -76,13 +58,13 @@ def run(args):
         raise Fatal(f"no Schemathesis at {st}: install the contract extra (pip install -e 'load[contract]')")
     with Procs() as ps:
         jar = ensure_jar(sources=())   # the jar verify built; built here when missing
-        db_port = start_db(ps, out)
+        db = Database(ps, ENV.db_port or 3306, os.path.join(out, "db.log"), (ENV.jdbc_url, ENV.reactive_url))
+        db.start()
+        db.ready()
         port = procs.free_port()
         app, app_log = f"http://127.0.0.1:{port}", os.path.join(out, "app.log")
         proc = ps.start("app", [os.path.join(java_home, "bin", "java"), "-jar", jar], log_path=app_log, env={
-            **APP_ENV, "QUARKUS_HTTP_PORT": str(port),
-            "QUARKUS_DATASOURCE_JDBC_URL": f"jdbc:mysql://127.0.0.1:{db_port}/bench",
-            "QUARKUS_DATASOURCE_REACTIVE_URL": f"mysql://127.0.0.1:{db_port}/bench"})
+            **APP_ENV, "QUARKUS_HTTP_PORT": str(port), **db.env})
         if not procs.wait_ready(proc, f"{app}/q/health/ready", 90):
             sys.stderr.write(procs.tail(app_log))
             raise Fatal(f"the app did not start (log: {app_log})")

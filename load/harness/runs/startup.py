@@ -19,6 +19,7 @@ import psutil
 
 from harness.infra import procs
 from harness.infra.catalogue import table
+from harness.infra.database import Database
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
@@ -125,7 +126,7 @@ def summarize(rows, notes, machine_facts, prm, out):
 class Startup:
     def __init__(self, prm, out, work, ps):
         self.p, self.out, self.work, self.ps = prm, out, work, ps
-        self.app = None
+        self.app = self.db = None
         self.base = ""
 
     def launch(self, variant, log_path, *flags):
@@ -139,8 +140,7 @@ class Startup:
         t0 = time.time_ns()
         self.app = self.ps.start("app", cmd, cwd=d, log_path=log_path, env={
             "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.app_port),
-            "QUARKUS_DATASOURCE_JDBC_URL": self.jdbc, "QUARKUS_DATASOURCE_REACTIVE_URL": self.reactive,
-            "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}"})
+            "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}", **self.db.env})
         return t0
 
     def first(self, t0):
@@ -254,7 +254,12 @@ class Startup:
             log(n)
         if not variants:
             raise Fatal("nothing to measure")
-        self.database()
+        # a MariaDB of its own in its work folder, unless DB_PORT names one load/db.sh runs
+        own = None if ENV.db_port else os.path.join(self.work, "db")
+        self.db = Database(self.ps, ENV.db_port or procs.free_port(), os.path.join(self.out, "db.log"),
+                           (ENV.jdbc_url, ENV.reactive_url), folder=own)
+        self.db.start()
+        self.db.ready()
         self.app_port = ENV.app_port or procs.free_port()
         self.delay_port = ENV.delay_port or procs.free_port()
         self.start_delay()
@@ -318,33 +323,6 @@ class Startup:
         if not procs.wait_ready(delay, f"http://127.0.0.1:{self.delay_port}/delay/0", 90):
             sys.stderr.write(procs.tail(delay_log))
             raise Fatal(f"the delay service did not answer on port {self.delay_port} (log: {delay_log})")
-
-    def database(self):
-        jdbc, rx = ENV.jdbc_url, ENV.reactive_url
-        if jdbc or rx:
-            if not (jdbc and rx):
-                raise Fatal("set both QUARKUS_DATASOURCE_JDBC_URL and QUARKUS_DATASOURCE_REACTIVE_URL, or neither")
-            self.jdbc, self.reactive = jdbc, rx
-            log(f"database: {jdbc} (given)")
-            return
-        db_sh = os.path.join(LOAD_DIR, "db.sh")
-        port = str(ENV.db_port or "")
-        if port and self.ps.run("db.sh status", [db_sh, "status"], env={"DB_PORT": port}) == 0:
-            log(f"database: reusing the MariaDB already running on port {port}")
-        else:
-            port = port or str(procs.free_port())
-            env = {"DB_PORT": port, "DB_DIR": os.path.join(self.work, "db"),
-                   "TMPDIR": os.path.join(self.work, "db-tmp")}
-            # a private TMPDIR (MariaDB's default tmpdir): concurrent MariaDB instances sharing /tmp can clash there
-            os.makedirs(env["TMPDIR"], exist_ok=True)
-            self.ps.on_exit.append(lambda: self.ps.run("db.sh stop", [db_sh, "stop"], env=env, timeout=30,
-                                                       stdout=sys.stderr))
-            if self.ps.run("db.sh start", [db_sh, "start"], env=env, stdout=sys.stderr):
-                raise Fatal("load/db.sh start failed")
-            with open(os.path.join(env["DB_DIR"], "mariadbd.pid")) as f:
-                self.ps.adopt("mariadb", int(f.read().strip()))
-        self.jdbc = f"jdbc:mysql://127.0.0.1:{port}/bench"
-        self.reactive = f"mysql://127.0.0.1:{port}/bench"
 
 
 def run(args):

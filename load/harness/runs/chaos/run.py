@@ -15,6 +15,7 @@ from harness.drivers import Vegeta
 from harness.drivers.base import Load
 from harness.infra import procs
 from harness.infra.catalogue import table
+from harness.infra.database import Database
 from harness.infra.durations import parse_ms
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
@@ -29,22 +30,11 @@ class Chaos:
         self.a, self.p, self.out, self.tmp, self.ps = args, p, out, tmp, ps
         self.want = set(args.checks.split(","))
         self.failed = 0
-        self.app = self.delay = None
+        self.app = self.delay = self.database = None
         self.vegetas = []
 
     def path(self, *parts):
         return os.path.join(self.out, *parts)
-
-    def db(self, command):
-        rc = self.ps.run(f"db.sh {command}", [os.path.join(LOAD_DIR, "db.sh"), command], append=True,
-                         env={"DB_PORT": str(self.db_port), "DB_DIR": os.path.join(self.tmp, "db")},
-                         log_path=self.path("logs", "db.log"), timeout=120)
-        if command == "start" and rc == 0:
-            with open(os.path.join(self.tmp, "db", "mariadbd.pid")) as f:
-                self.ps.adopt("mariadb", int(f.read().strip()))
-        elif command == "stop":
-            self.ps.release("mariadb")
-        return rc
 
     def start_delay(self):
         self.delay = self.ps.start("delay", [self.java, *self.a.delay_java_opts.split(), "-jar", self.jar],
@@ -60,9 +50,7 @@ class Chaos:
         self.app = self.ps.start("app", [self.java, *self.a.app_java_opts.split(), "-jar", self.jar],
                                  log_path=self.app_log, env={
             "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.app_port),
-            "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}",
-            "QUARKUS_DATASOURCE_JDBC_URL": f"jdbc:mysql://127.0.0.1:{self.db_port}/bench",
-            "QUARKUS_DATASOURCE_REACTIVE_URL": f"mysql://127.0.0.1:{self.db_port}/bench"})
+            "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}", **self.database.env})
         if not procs.wait_ready(self.app, f"{self.url}/q/health/ready", 120):
             sys.stderr.write(procs.tail(self.app_log, 30))
             raise Fatal(f"the app ({label}) did not become ready on {self.url}")
@@ -148,17 +136,11 @@ class Chaos:
     def run(self):
         p = self.p
         self.prepare()
-        db_start = self.ps.start("db.sh start", [os.path.join(LOAD_DIR, "db.sh"), "start"],
-                                 env={"DB_PORT": str(self.db_port), "DB_DIR": os.path.join(self.tmp, "db")},
-                                 log_path=self.path("logs", "db.log"))
-        self.ps.on_exit.append(lambda: self.db("stop"))
+        self.database = Database(self.ps, self.db_port, self.path("logs", "db.log"),
+                                 folder=os.path.join(self.tmp, "db"))
+        self.database.start()
         self.start_delay()
-        if db_start.wait():
-            sys.stderr.write(procs.tail(self.path("logs", "db.log")))
-            raise Fatal("load/db.sh start failed")
-        self.ps.forget(db_start)
-        with open(os.path.join(self.tmp, "db", "mariadbd.pid")) as f:
-            self.ps.adopt("mariadb", int(f.read().strip()))
+        self.database.ready()
         sc = table({"DELAY": str(p["DELAY"])})
         self.probe_paths = [sc.request(m, s).path for m in sc.modes for s in ("io", "db")]
         if self.want & {"overload", "hostile", "sigterm"}:
@@ -291,12 +273,12 @@ class Chaos:
         p = self.p
         sleep_until(t_delay_back, p["CHECKOUT_GAP"])
         t_stop = time.time()
-        self.db("stop")
+        self.database.stop()
         t_down = time.time()
         log(f"  database stopped (load/db.sh stop took {round((t_down - t_stop) * 1000)} ms)")
         smoke_db = self.save("smoke-db-down.json", chaos.smoke(self.url, db_paths, 503, p["DB_DOWN_LIMIT"]))
         sleep_until(t_down, p["OUTAGE"])
-        if self.db("start"):
+        if self.database.restart():
             raise Fatal(f"load/db.sh start (after the outage) failed; see {self.out}/logs/db.log")
         db_back = time.time()
         db_outage_ms = round((db_back - t_down) * 1000)
