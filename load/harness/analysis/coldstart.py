@@ -1,7 +1,7 @@
-"""`--experiment coldstart` (issue #44): what a fresh app does with full traffic from its first ready second. The
-records of one run (Second, Start, Warm, ColdRun), read once from the run and written once as summary.json; per start
-the seconds until its p99 stays within SETTLE_X of the warm p99; per series and way of starting the mean over the
-starts with a 95 % t interval."""
+"""`--experiment coldstart` (issue #44): what a fresh app does with full traffic from its first
+ready second. One run's records (Second, Start, Warm, ColdRun), written once as summary.json; per
+start the seconds until its p99 stays within SETTLE_X of the warm p99; per series and way the mean
+over the starts with a 95 % t interval."""
 from __future__ import annotations
 
 import csv
@@ -37,7 +37,7 @@ class Second:
 
 @dataclass
 class Start:
-    """One fresh start of one series in one way: the time to ready, then every second of the load."""
+    """One fresh start of one series in one way: the time to ready, then each second of the load."""
     series: str
     way: str
     n: int
@@ -46,8 +46,8 @@ class Start:
     seconds: list = field(default_factory=list)
 
     def settle_s(self, warm_p99_ms):
-        """The first second from which every second's p99 stays within SETTLE_X x WARM_P99_MS, every request of it
-        answered; None when that holds for less than the last HELD_S seconds (not settled in the run)."""
+        """The first second from which every p99 stays within SETTLE_X x WARM_P99_MS, all requests
+        answered; None when that holds for less than the last HELD_S seconds (not settled)."""
         limit = SETTLE_X * warm_p99_ms
         settled = None
         for s in reversed(self.seconds):
@@ -57,12 +57,12 @@ class Start:
         return settled if settled is not None and len(self.seconds) - settled >= HELD_S else None
 
     def from_start_s(self, warm_p99_ms, seconds):
-        """Seconds from the process's start until it settled; a start that did not counts the whole run (a bound)."""
+        """Seconds from the process's start until it settled; unsettled: the whole run (a bound)."""
         t = self.settle_s(warm_p99_ms)
         return self.ready_ms / 1000 + (seconds if t is None else t)
 
     def cpu_until_ms(self, t):
-        """The app's CPU from its start until second T of the load (the whole load when T is None)."""
+        """The app's CPU from its start until second T of the load (the whole load if T is None)."""
         upto = self.seconds if t is None else self.seconds[:t]
         return self.cpu_ready_ms + sum(s.cpu_ms for s in upto)
 
@@ -81,7 +81,7 @@ class Start:
 
 @dataclass(frozen=True)
 class Warm:
-    """A series warmed up (JIT quiet): its ceiling (None when --rates set the rate) and p99 at the run's rate."""
+    """A series warmed up (JIT quiet): its ceiling (None: --rates set the rate), p99 at the rate."""
     series: str
     ceiling: int | None
     p99_ms: float
@@ -90,7 +90,7 @@ class Warm:
 
 @dataclass
 class ColdRun:
-    """The run: its rate and duration, the warm figures, every start, the ways that could not run and why."""
+    """The run: rate and duration, the warm figures, every start, the ways not run and why."""
     rate: int
     seconds: int
     warm: list = field(default_factory=list)
@@ -111,10 +111,11 @@ class ColdRun:
         return [s for s in self.starts if s.series == series and s.way == way]
 
     def as_dict(self):
-        """The run as summary.json holds it: each start's seconds as one table (the field names once)."""
+        """The run as summary.json holds it: each start's seconds as one table (names once)."""
         names = [f.name for f in fields(Second)]
         starts = [{**{k: v for k, v in asdict(s).items() if k != "seconds"},
-                   "seconds": {"fields": names, "rows": [[getattr(x, n) for n in names] for x in s.seconds]}}
+                   "seconds": {"fields": names,
+                               "rows": [[getattr(x, n) for n in names] for x in s.seconds]}}
                   for s in self.starts]
         return {**asdict(self), "starts": starts, "rows": [asdict(r) for r in rows(self)]}
 
@@ -151,10 +152,10 @@ class Row:
     starts: int
     settled: int              # starts that settled within the run
     settle_s: Mean | None     # over the starts that settled (None: none did)
-    from_start_s: Mean        # the process's start to settled (the run's end for a start that did not settle)
+    from_start_s: Mean        # the process's start to settled (unsettled: to the run's end)
     late: Mean
     refused: Mean
-    cpu_s: Mean               # the app's CPU until it settled (until the end for a start that did not)
+    cpu_s: Mean               # the app's CPU until it settled (unsettled: until the end)
     ready_ms: Mean
     warm_p99_ms: float
 
@@ -168,15 +169,17 @@ def rows(run):
         out.append(Row(series, way, len(starts), len(done), mean(done) if done else None,
                        mean([s.from_start_s(warm, run.seconds) for s in starts]),
                        mean([s.late for s in starts]), mean([s.refused for s in starts]),
-                       mean([s.cpu_until_ms(t) / 1000 for s, t in zip(starts, settle, strict=True)]),
+                       mean([s.cpu_until_ms(t) / 1000
+                             for s, t in zip(starts, settle, strict=True)]),
                        mean([s.ready_ms for s in starts]), warm))
     return out
 
 
 def seconds_of(vegeta_csv, cpu, seconds):
-    """[Second] of one start from `vegeta encode -to csv` (timestamp ns, code, latency ns, ..., error, ...) and CPU,
-    [(t, cpu_ms, jit_ms)] of each second; requests are counted in the second they were sent."""
-    sent = [(int(r[0]), int(r[1]), int(r[2]) / 1e6, r[5]) for r in csv.reader(io.StringIO(vegeta_csv)) if len(r) >= 6]
+    """[Second] of one start from `vegeta encode -to csv` (timestamp ns, code, latency ns, ...,
+    error, ...) and CPU [(t, cpu_ms, jit_ms)] per second; a request counts in the second sent."""
+    sent = [(int(r[0]), int(r[1]), int(r[2]) / 1e6, r[5])
+            for r in csv.reader(io.StringIO(vegeta_csv)) if len(r) >= 6]
     if not sent:
         return []
     t0 = min(t for t, *_ in sent)
@@ -189,7 +192,8 @@ def seconds_of(vegeta_csv, cpu, seconds):
     out = []
     for k, reqs in enumerate(by):
         ok = np.array([ms for ms, good in reqs if good])
-        p50, p99 = (round(float(np.percentile(ok, p)), 1) for p in (50, 99)) if len(ok) else (None, None)
+        p50, p99 = ((round(float(np.percentile(ok, p)), 1) for p in (50, 99)) if len(ok)
+                    else (None, None))
         c, j = used.get(k, (0.0, 0.0))
         out.append(Second(k, len(reqs), int(len(ok)), sum(ms > LATE_MS for ms, _ in reqs),
                           sum(not good for _, good in reqs), p50, p99, round(c, 1), round(j, 1)))
@@ -203,5 +207,6 @@ def of_json(d):
     for s in d["starts"]:
         table = s["seconds"]
         run.starts.append(Start(s["series"], s["way"], s["n"], s["ready_ms"], s["cpu_ready_ms"],
-                                [Second(**dict(zip(table["fields"], row, strict=True))) for row in table["rows"]]))
+                                [Second(**dict(zip(table["fields"], row, strict=True)))
+                                 for row in table["rows"]]))
     return run

@@ -1,9 +1,9 @@
-"""The result model: the row of a step, the record of a trial and the entry of a verdict as dataclasses, each field's
-name, unit and column label defined once, here. summary.csv/json/md and report.html are written from them; the JSON
-keeps these field names, in this order (outside checks and readers rely on them).
+"""The result model: a step's row, a trial's record and a verdict's entry as dataclasses, each
+field's name, unit and column label defined once, here. summary.csv/json/md and report.html are
+written from them; the JSON keeps these field names in this order (outside readers rely on them).
 
-A StepRow reads and writes like a dict of its fields (row["p99_ok_ms"]), so a typo in a field name is an error, not a
-new key; as_dict() gives the plain dict the JSON and the older readers take."""
+A StepRow reads and writes like a dict of its fields (row["p99_ok_ms"]), so a mistyped field is an
+error, not a new key; as_dict() gives the plain dict the JSON and the older readers take."""
 from __future__ import annotations
 
 import json
@@ -11,13 +11,14 @@ from dataclasses import dataclass, field, fields
 
 
 def _f(unit="", label="", text=False, digits=1):
-    """A field of the model: UNIT of its figure, LABEL its column's heading, TEXT for a field that is no figure,
-    DIGITS after the point in a table."""
-    return field(default=None, metadata={"unit": unit, "label": label, "text": text, "digits": digits})
+    """A field of the model: UNIT of its figure, LABEL its column's heading, TEXT for a field that
+    is no figure, DIGITS after the point in a table."""
+    return field(default=None,
+                 metadata={"unit": unit, "label": label, "text": text, "digits": digits})
 
 
 class _Fields:
-    """Dict-like access to a dataclass's fields (only those: a name not in the model raises KeyError)."""
+    """Dict-like access to a dataclass's fields (only those: other names raise KeyError)."""
 
     @classmethod
     def names(cls):
@@ -25,7 +26,7 @@ class _Fields:
 
     @classmethod
     def of(cls, mapping):
-        """The model object of a dict (a row read back from summary.json): its fields, others left out."""
+        """The model object of a dict (a row read back from summary.json): its fields, no others."""
         return cls(**{k: mapping.get(k) for k in cls.names()})
 
     def __getitem__(self, key):
@@ -42,27 +43,28 @@ class _Fields:
         return getattr(self, key) if key in self.__dataclass_fields__ else default
 
     def as_dict(self):
-        """{field: value} in the model's order (not dataclasses.asdict: no deep copy of the ranges)."""
+        """{field: value} in the model's order (not dataclasses.asdict: no deep copy of ranges)."""
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
 @dataclass
 class StepRow(_Fields):
-    """One step's figures (analysis/steps.py step_row), or the median row of several runs' (verdicts.median_rows)."""
+    """One step's figures (analysis/steps.py step_row), or the median of several runs'
+    (verdicts.median_rows)."""
     scenario: str | None = _f(text=True, label="scenario")
-    params: str | None = _f(text=True, label="parameters")        # the query string, 'delay=100&calls=1'
-    mode: str | None = _f(text=True, label="mode")                # the series: mode, +client, -aa
-    tool: str | None = _f(text=True, label="tool")                # vegeta or hey
-    load_kind: str | None = _f(text=True)                          # rate (Vegeta) or concurrency (hey)
-    load: float | None = _f("req/s or in flight", "load")          # the asked rate, or the requests in flight
+    params: str | None = _f(text=True, label="parameters")    # query string: 'delay=100&calls=1'
+    mode: str | None = _f(text=True, label="mode")            # the series: mode, +client, -aa
+    tool: str | None = _f(text=True, label="tool")            # vegeta or hey
+    load_kind: str | None = _f(text=True)                     # rate (Vegeta) or concurrency (hey)
+    load: float | None = _f("req/s or in flight", "load")     # asked rate or requests in flight
     duration_s: float | None = _f("s")
     requests: int | None = _f("requests")
-    send_rps: float | None = _f("req/s")                           # what the tool sent
-    achieved_rps: float | None = _f("req/s", "ok req/s")           # successes per second
+    send_rps: float | None = _f("req/s")                      # what the tool sent
+    achieved_rps: float | None = _f("req/s", "ok req/s")      # successes per second
     success_pct: float | None = _f("%", "ok %")
-    p50_ok_ms: float | None = _f("ms", "p50 ok ms")                # successes only
+    p50_ok_ms: float | None = _f("ms", "p50 ok ms")           # successes only
     p99_ok_ms: float | None = _f("ms", "p99 ok ms")
-    p50_ms: float | None = _f("ms", "p50 ms")                      # every answer, fast errors included
+    p50_ms: float | None = _f("ms", "p50 ms")                 # every answer, fast errors included
     p90_ms: float | None = _f("ms", "p90 ms")
     p99_ms: float | None = _f("ms", "p99 ms")
     p999_ms: float | None = _f("ms", "p99.9 ms")
@@ -74,41 +76,43 @@ class StepRow(_Fields):
     jit_pct: float | None = _f("% of the app's CPU", "JIT %")
     gc_pct: float | None = _f("% of the app's CPU")
     rss_peak_mib: float | None = _f("MiB", "RSS MiB")
-    threads_peak: int | None = _f("threads", "threads")            # OS (platform) threads
+    threads_peak: int | None = _f("threads", "threads")       # OS (platform) threads
     heap_peak_mib: float | None = _f("MiB", "heap MiB")
     pinned_events: int | None = _f("events", "pinned")
     db_pool_active_peak: int | None = _f("connections", "pool act")
     db_pool_awaiting_peak: int | None = _f("requests", "pool wait")
     worker_pool_active_peak: int | None = _f("threads")
     worker_pool_queue_peak: int | None = _f("tasks")
-    worker_ceiling_rps: float | None = _f("req/s")                 # Little's law for the worker pool
+    worker_ceiling_rps: float | None = _f("req/s")            # Little's law for the worker pool
     gen_cpu_pct: float | None = _f("% of one core", "gen CPU %")
     delay_cpu_pct: float | None = _f("% of one core", "delay CPU %")
     host_cpu_pct: float | None = _f("% of one core", "machine CPU %")
     host_core_max_pct: float | None = _f("% of one core")
     scrape_cpu_pct: float | None = _f("% of the app's CPU")
     client: str | None = _f(text=True)
-    status_codes: str | None = _f(text=True, label="status")       # '200:4990 503:10'
+    status_codes: str | None = _f(text=True, label="status")  # '200:4990 503:10'
     errors: str | None = _f(text=True)
     flags: str | None = _f(text=True, label="flags")
-    step: str | None = _f(text=True)                               # the step folder('s names)
-    runs: str | None = _f(text=True)                               # median rows: '3 (median: run 2)'
-    p99_range_ms: str | None = _f(text=True)                       # median rows: min-max of p99
-    ranges: dict | None = _f(text=True)                            # median rows: {field: [min, max]}
+    step: str | None = _f(text=True)                          # the step folder('s names)
+    runs: str | None = _f(text=True)                          # median rows: '3 (median: run 2)'
+    p99_range_ms: str | None = _f(text=True)                  # median rows: min-max of p99
+    ranges: dict | None = _f(text=True)                       # median rows: {field: [min, max]}
 
     def csv_cells(self):
         """The row as summary.csv writes it: '' for no value, a dict as JSON."""
-        return {k: "" if v is None else json.dumps(v) if isinstance(v, dict) else v for k, v in self.as_dict().items()}
+        return {k: "" if v is None else json.dumps(v) if isinstance(v, dict) else v
+                for k, v in self.as_dict().items()}
 
 
 FIELDS = StepRow.names()
 TEXT_FIELDS = {f.name for f in fields(StepRow) if f.metadata["text"]}
 UNITS = {f.name: f.metadata["unit"] for f in fields(StepRow)}
 # the columns of a scenario's table in summary.md and report.html, in order
-TABLE = ("mode", "tool", "load", "achieved_rps", "success_pct", "p50_ok_ms", "p99_ok_ms", "p50_ms", "p90_ms", "p99_ms",
-         "p999_ms", "p99_all_ms", "max_ms", "cpu_ms_per_req", "cpu_pct", "gen_cpu_pct", "delay_cpu_pct",
-         "host_cpu_pct", "jit_pct", "rss_peak_mib", "threads_peak", "heap_peak_mib", "pinned_events",
-         "db_pool_active_peak", "db_pool_awaiting_peak", "status_codes", "flags")
+TABLE = ("mode", "tool", "load", "achieved_rps", "success_pct", "p50_ok_ms", "p99_ok_ms", "p50_ms",
+         "p90_ms", "p99_ms", "p999_ms", "p99_all_ms", "max_ms", "cpu_ms_per_req", "cpu_pct",
+         "gen_cpu_pct", "delay_cpu_pct", "host_cpu_pct", "jit_pct", "rss_peak_mib", "threads_peak",
+         "heap_peak_mib", "pinned_events", "db_pool_active_peak", "db_pool_awaiting_peak",
+         "status_codes", "flags")
 
 
 def label(name):
@@ -120,11 +124,11 @@ def digits(name):
     return StepRow.__dataclass_fields__[name].metadata["digits"]
 
 
-# ---------------------------------------------------------------------------------------------- trial records
+# ------------------------------------------------------------------------------------ trial records
 @dataclass(frozen=True)
 class Metric:
-    """A figure the verdicts compare between two series: its trial-record field, the step-row field it comes from,
-    its unit, its short label (tables, target names) and its name in a sentence or a row's label."""
+    """A figure the verdicts compare between two series: its trial-record field, its source step-row
+    field, its unit, its short label (tables, target names) and its name in a sentence or label."""
     key: str
     row_key: str | None
     unit: str
@@ -133,7 +137,8 @@ class Metric:
 
 
 METRICS = {m.key: m for m in (
-    Metric("cpu_ms_per_req", "cpu_ms_per_req", "CPU ms per success", "CPU ms/req", "CPU per request"),
+    Metric("cpu_ms_per_req", "cpu_ms_per_req", "CPU ms per success", "CPU ms/req",
+           "CPU per request"),
     Metric("p99_ok_ms", "p99_ok_ms", "ms", "p99 of successes", "p99 latency"),
     Metric("rss_mib", "rss_peak_mib", "MiB", "peak RSS", "peak RSS"),
     Metric("ok_rate", None, "successes/s", "successes/s", "ok rate"),   # from ok and duration_s
@@ -142,34 +147,37 @@ METRICS = {m.key: m for m in (
 
 @dataclass
 class TrialRecord(_Fields):
-    """One series' trial (docs/statistics.md): the identifying part (trials.Trial.records), then what the runner
-    measured (runs/interleave.py record_of). trials.jsonl holds one a line, with these keys in this order."""
+    """One series' trial (docs/statistics.md): the identifying part (trials.Trial.records), then
+    what the runner measured (runs/interleave.py record_of). trials.jsonl: one a line, keys in
+    this order."""
     block: int | None = _f("block")
     position: int | None = _f("trial in the block")
     scenario: str | None = _f(text=True)
     rate: float | None = _f("req/s or in flight")
     series: str | None = _f(text=True)
     invocation: int | None = _f("app invocation")
-    duet_with: str | None = _f(text=True)                          # the other series of a duet trial
+    duet_with: str | None = _f(text=True)  # the other series of a duet trial
     requests: int | None = _f("requests")
     ok: int | None = _f("successes")
-    duration_s: float | None = _f("s")                             # the send window, ramp-in included
+    duration_s: float | None = _f("s")     # the send window, ramp-in included
     cpu_ms_per_req: float | None = _f(METRICS["cpu_ms_per_req"].unit)
     p99_ok_ms: float | None = _f(METRICS["p99_ok_ms"].unit)
     rss_mib: float | None = _f(METRICS["rss_mib"].unit)
-    jit_pct: float | None = _f("%")                                # the JIT threads' share of the app's CPU
-    speed_us: float | None = _f("us")                              # the yardstick's unit before the trial
+    jit_pct: float | None = _f("%")        # the JIT threads' share of the app's CPU
+    speed_us: float | None = _f("us")      # the yardstick's unit before the trial
     error: str | None = _f(text=True)
     step: str | None = _f(text=True)
 
     @classmethod
     def of_step(cls, trial_rec, row, rc, window_s, speed_us=None):
-        """The record of one series' trial from its identifying part TRIAL_REC and its step ROW (a dict); RC: the
-        load tool's exit code; WINDOW_S: the send window; SPEED_US: the yardstick read just before it (or None). As a
-        dict: trial_rec's keys, then the measured ones."""
+        """One series' trial record from its identifying part TRIAL_REC and its step ROW (a dict);
+        RC: the load tool's exit code; WINDOW_S: the send window; SPEED_US: the yardstick read just
+        before it (or None). As a dict: trial_rec's keys, then the measured ones."""
         n = row.get("requests") or 0
-        err = f"load tool exit {rc}" if rc else ("no results" if "NO_RESULTS" in (row.get("flags") or "") else None)
-        measured = {"requests": n, "ok": round(n * (row.get("success_pct") or 0) / 100), "duration_s": window_s,
+        err = (f"load tool exit {rc}" if rc
+               else ("no results" if "NO_RESULTS" in (row.get("flags") or "") else None))
+        measured = {"requests": n, "ok": round(n * (row.get("success_pct") or 0) / 100),
+                    "duration_s": window_s,
                     **{m.key: row.get(m.row_key) for m in METRICS.values() if m.row_key},
                     "jit_pct": row.get("jit_pct"), "speed_us": speed_us,
                     "error": err, "step": row.get("step")}
@@ -179,29 +187,30 @@ class TrialRecord(_Fields):
 TRIAL_IDS = ("block", "position", "scenario", "rate", "series", "invocation", "duet_with")
 
 
-# ---------------------------------------------------------------------------------------------- verdicts
+# ----------------------------------------------------------------------------------------- verdicts
 @dataclass
 class VerdictEntry(_Fields):
-    """One target (or A/A pair) at one step (analysis/stats.py analyse): the ratio of series[0]'s metric over
-    series[1]'s with its interval, and the verdict. summary.json's `verdicts` hold these keys in this order."""
+    """One target (or A/A pair) at one step (analysis/stats.py analyse): the ratio of series[0]'s
+    metric over series[1]'s with its interval, and the verdict. summary.json's `verdicts` hold these
+    keys in this order."""
     target: str | None = _f(text=True)
     scenario: str | None = _f(text=True)
     rate: float | None = _f("req/s or in flight")
-    metric: str | None = _f(text=True)                             # a key of METRICS
-    series: list | None = _f(text=True)                            # [a, b]: a over b
-    ratio: float | None = _f("x")                                  # geometric mean of the blocks' ratios
+    metric: str | None = _f(text=True)   # a key of METRICS
+    series: list | None = _f(text=True)  # [a, b]: a over b
+    ratio: float | None = _f("x")        # geometric mean of the blocks' ratios
     ci_low: float | None = _f("x")
     ci_high: float | None = _f("x")
     level: float | None = _f("confidence, 0-1")
     blocks: int | None = _f("blocks")
     invocations: int | None = _f("app invocations")
-    verdict: str | None = _f(text=True)                            # PASS, FAIL, INCONCLUSIVE
-    aa: bool | None = _f(text=True)                                # an A/A pair's entry
+    verdict: str | None = _f(text=True)  # PASS, FAIL, INCONCLUSIVE
+    aa: bool | None = _f(text=True)      # an A/A pair's entry
     aa_half_width: float | None = _f("fraction of 1.00")
     method: str | None = _f(text=True)
     blocks_needed: int | None = _f("blocks")
-    region: list | None = _f("x")                                  # [low, high] of the target, None: open
-    missing: dict | None = _f("blocks")                            # series -> blocks without a value
+    region: list | None = _f("x")        # [low, high] of the target, None: open
+    missing: dict | None = _f("blocks")  # series -> blocks without a value
     dropped: int | None = _f("blocks")
     note: str | None = _f(text=True)
 
@@ -210,5 +219,5 @@ VERDICT_KEYS = tuple(VerdictEntry.names())
 
 
 def verdict_label(e):
-    """A verdict row's label: its target and the metric it judges (the A/A rows of a step read alike without it)."""
+    """A verdict row's label: its target and judged metric (else a step's A/A rows read alike)."""
     return f"{e['target']} ({METRICS[e['metric']].name})"

@@ -1,5 +1,5 @@
-"""The trial records paired block by block, one series' metric over another's at one step (stats.py makes the pairs
-intervals and verdicts)."""
+"""The trial records paired block by block, one series' metric over another's at one step
+(stats.py makes the pairs intervals and verdicts)."""
 from __future__ import annotations
 
 import math
@@ -9,16 +9,17 @@ FULL = 0.999          # "served fully": successes / requests over a step's trial
 
 
 def metric_value(rec, metric):
-    """METRIC of one trial record, or None where it is undefined (no success for a per-success figure)."""
+    """METRIC of one trial record, or None where undefined (no success, per-success figure)."""
     if metric == "ok_rate":
         d, ok = rec.get("duration_s"), rec.get("ok")
-        return None if not d or ok is None else max(ok, 0.5) / d   # 0 successes: half a success (Haldane)
+        # 0 successes: half a success (Haldane)
+        return None if not d or ok is None else max(ok, 0.5) / d
     v = rec.get(metric)
     return float(v) if v is not None and math.isfinite(v) and v > 0 else None
 
 
 def _pick(recs, series, other):
-    """SERIES' record paired with OTHER in one block: its duet trial with OTHER if there is one, else its own."""
+    """SERIES' record paired with OTHER in one block: its duet trial with OTHER, else its own."""
     duet = [r for r in recs if r["series"] == series and r.get("duet_with") == other]
     mine = duet or [r for r in recs if r["series"] == series and not r.get("duet_with")]
     if len(mine) > 1:
@@ -28,8 +29,8 @@ def _pick(recs, series, other):
 
 @dataclass(frozen=True)
 class Pairing:
-    """The log ratios of one pair at one step (or what pair()'s COMBINE made of each block), their invocation keys,
-    and the blocks left out."""
+    """The log ratios of one pair at one step (or what pair()'s COMBINE made of each block),
+    their invocation keys, and the blocks left out."""
     log_ratios: list
     invocations: list
     blocks: int          # blocks with both values
@@ -42,8 +43,8 @@ def log_ratio(va, vb):
 
 
 def pair(records, a, b, scenario, rate, metric, combine=log_ratio):
-    """Pairing of series A over series B at (SCENARIO, RATE) for METRIC, block by block; COMBINE makes a block's
-    value from A's and B's (the log ratio; a difference for ladder.py's added cost)."""
+    """Pairing of series A over series B at (SCENARIO, RATE) for METRIC, block by block; COMBINE
+    makes a block's value from A's and B's (log ratio; a difference for ladder.py's cost)."""
     by_block = {}
     for r in records:
         if r["scenario"] == scenario and float(r["rate"]) == float(rate):
@@ -67,7 +68,7 @@ def pair(records, a, b, scenario, rate, metric, combine=log_ratio):
 
 
 def served_fully(records, series, scenario, rate):
-    """True when SERIES answered at least FULL of its requests with success over the step's trials that ran."""
+    """True when SERIES answered at least FULL of its requests with success in the step's trials."""
     rs = [r for r in records if r["series"] == series and r["scenario"] == scenario
           and float(r["rate"]) == float(rate) and not r.get("error")]
     sent = sum(r.get("requests") or 0 for r in rs)

@@ -1,7 +1,7 @@
-"""Where each series' CPU goes, from `compare --profile` (docs/floor.md "Where the floor's cost goes"): every measured
-trial's async-profiler samples (trials/*/profile.collapsed), summed per series and step, as CPU ms per request by
-thread kind and by layer (the deepest frame's), and the frames whose CPU differs most between two series (the floor
-over the bare process first). report/profile_report.py writes them with a flame graph each."""
+"""Where each series' CPU goes, from `compare --profile` (docs/floor.md "Where the floor's cost
+goes"): each measured trial's async-profiler samples summed per series and step, as CPU ms per
+request by thread kind and by layer, and the frames whose CPU differs most between two series.
+report/profile_report.py writes them with a flame graph each."""
 from __future__ import annotations
 
 import collections
@@ -16,24 +16,28 @@ OUT = "profiles"
 TRIAL_FILE = "profile.collapsed"     # in each measured trial's folder
 MEASURED = "trials.txt"              # in OUT: the folders of the measured trials, one a line
 TOP = 10
-# The layers between a request's bytes and its answer, by frame name; a sample counts for its deepest framed layer
-# (layer_of). Ours first: the request gate and the size limits run inside the framework's routing.
+# The layers between a request's bytes and its answer, by frame name; a sample counts for its
+# deepest framed layer (layer_of). Ours first: the gate and size limits run inside the routing.
 LAYERS = (("our request gate (Admission)", r"^org/vtvr/.*Admission"),
           ("our HTTP limits (HttpLimits)", r"^org/vtvr/.*HttpLimits"),
           ("our code (modes, floor, delay clients)", r"^org/vtvr/"),
           ("Micrometer (HTTP binders, timers)", r"^io/micrometer/|^io/quarkus/micrometer/"),
           ("Quarkus HTTP (vertx-http)", r"^io/quarkus/vertx/http/"),
-          ("Quarkus REST server", r"^org/jboss/resteasy/reactive/server|^io/quarkus/resteasy/reactive/server"),
-          ("Quarkus REST client", r"^org/jboss/resteasy/reactive/(client|common)|^io/quarkus/rest/client"),
+          ("Quarkus REST server",
+           r"^org/jboss/resteasy/reactive/server|^io/quarkus/resteasy/reactive/server"),
+          ("Quarkus REST client",
+           r"^org/jboss/resteasy/reactive/(client|common)|^io/quarkus/rest/client"),
           ("Mutiny", r"^io/smallrye/mutiny/"),
           ("context propagation", r"^io/smallrye/context/"),
           ("CDI (ArC)", r"^io/quarkus/arc/"),
           ("Jackson", r"^com/fasterxml/jackson/"),
           ("HttpClient 5 (socket client)", r"^org/apache/hc/"),
-          ("Hibernate, JDBC, SQL clients", r"^org/hibernate/|^org/mariadb/|^com/mysql/|^io/vertx/mysqlclient/|"
-                                           r"^io/vertx/sqlclient/|^io/agroal/"),
+          ("Hibernate, JDBC, SQL clients",
+           r"^org/hibernate/|^org/mariadb/|^com/mysql/|^io/vertx/mysqlclient/|"
+           r"^io/vertx/sqlclient/|^io/agroal/"),
           ("Vert.x Web router", r"^io/vertx/ext/web/"),
-          ("Vert.x HTTP server", r"^io/vertx/core/http/impl/(Http1xServer|Http2Server|HttpServer)"),
+          ("Vert.x HTTP server",
+           r"^io/vertx/core/http/impl/(Http1xServer|Http2Server|HttpServer)"),
           ("Vert.x HTTP client", r"^io/vertx/core/http/impl/|^io/vertx/core/net/impl/pool"),
           ("Vert.x core", r"^io/vertx/"),
           ("virtual-thread scheduling", r"^java/lang/VirtualThread|^jdk/internal/vm/Continuation|"
@@ -45,12 +49,12 @@ PAIRS = (("floor", "bare"), ("reactive", "floor"), ("virtual", "floor"), ("virtu
 
 
 def normalise(frame):
-    """A frame's name without what differs between two processes of the same code: hidden classes' addresses."""
+    """A frame's name without what differs between processes: hidden classes' addresses."""
     return re.sub(r"0x[0-9a-f]+", "0x", frame)
 
 
 def read(path):
-    """A collapsed-stacks file -> {(thread kind, frame, ...): count}; the thread frame becomes its kind."""
+    """A collapsed-stacks file -> {(thread kind, frame, ...): count}; thread frame -> its kind."""
     out = collections.Counter()
     with open(path) as f:
         for line in f:
@@ -77,7 +81,7 @@ def collect(dirs):
 
 
 def self_samples(stacks):
-    """{frame: samples in which it was the frame running (the last of its stack)}, with the total."""
+    """{frame: samples in which it was the frame running (last of its stack)}, with the total."""
     out = collections.Counter()
     for stack, n in stacks.items():
         out[stack[-1]] += n
@@ -85,17 +89,16 @@ def self_samples(stacks):
 
 
 def per_request(stacks, cpu_ms):
-    """{frame: CPU ms per request spent in it}: its share of the process's samples times CPU_MS (the process's CPU
-    ms per request over the same trials)."""
+    """{frame: CPU ms per request spent in it}: its share of the process's samples times CPU_MS
+    (the process's CPU ms per request over the same trials)."""
     own, total = self_samples(stacks)
     return {f: cpu_ms * n / total for f, n in own.items()} if total else {}
 
 
 def differences(a, base, top=TOP):
-    """The TOP frames whose CPU ms per request differs most between A and BASE (each {"stacks", "cpu_ms"}), counting
-    the samples a frame was running in (not those of the frames it called: a wrapper that only hands on, or an entry
-    point of another name doing the same work, differs by nothing): rows of frame, ms/req in each, the difference and
-    each one's share of its process's CPU."""
+    """The TOP frames whose CPU ms per request differs most between A and BASE (each {"stacks",
+    "cpu_ms"}), by the samples a frame ran in itself (a wrapper that only hands on differs by
+    nothing): rows of frame, ms/req in each, the difference and each one's share of its CPU."""
     pa, pb = per_request(a["stacks"], a["cpu_ms"]), per_request(base["stacks"], base["cpu_ms"])
     diff = {f: pa.get(f, 0.0) - pb.get(f, 0.0) for f in set(pa) | set(pb)}
     return [{"frame": f, "ms": pa.get(f, 0.0), "base_ms": pb.get(f, 0.0), "diff_ms": diff[f],
@@ -105,9 +108,9 @@ def differences(a, base, top=TOP):
 
 
 def layer_of(stack):
-    """The layer a sample's CPU belongs to: JIT or GC by its thread, else the layer of the deepest frame that has one
-    (LAYERS, in order), so a JDK or kernel frame counts for the code that called it and a handler that hands on to
-    the next only for its own frames; 'JDK, kernel, other' when no frame has one."""
+    """The layer a sample's CPU belongs to: JIT or GC by its thread, else that of the deepest frame
+    with one (LAYERS, in order), so a JDK or kernel frame counts for its caller; 'JDK, kernel,
+    other' when no frame has one."""
     if stack[0] in ("JIT", "GC"):
         return stack[0]
     for frame in reversed(stack[1:]):
@@ -118,7 +121,7 @@ def layer_of(stack):
 
 
 def layers(stacks, cpu_ms):
-    """CPU ms per request by thread kind (buckets.THREADS) and by layer (layer_of), largest first."""
+    """CPU ms per request by thread kind (buckets.THREADS) and layer (layer_of), largest first."""
     by_thread, by_layer = collections.Counter(), collections.Counter()
     for stack, n in stacks.items():
         by_thread[stack[0]] += n
@@ -130,8 +133,8 @@ def layers(stacks, cpu_ms):
 
 
 def analyse(dirs, records):
-    """The profiles of the trial folders DIRS with the CPU ms per request of RECORDS (their trial records) -> the
-    data of profiles.json, with each series' stacks under "stacks" (for its flame graph)."""
+    """The profiles of the trial folders DIRS with the CPU ms per request of RECORDS (their trial
+    records) -> profiles.json's data, each series' stacks under "stacks" (for its flame graph)."""
     cpu = collections.defaultdict(list)
     for r in records:
         if r.get("cpu_ms_per_req"):
@@ -140,8 +143,9 @@ def analyse(dirs, records):
     found = collect(dirs)
     for (sc, rate, series), stacks in sorted(found.items()):
         ms = statistics.median(cpu[(sc, rate, series)]) if cpu[(sc, rate, series)] else None
-        profiles.append({"scenario": sc, "rate": rate, "series": series, "samples": sum(stacks.values()),
-                         "cpu_ms": ms, "layers": layers(stacks, ms or 0), "stacks": stacks,
+        profiles.append({"scenario": sc, "rate": rate, "series": series,
+                         "samples": sum(stacks.values()), "cpu_ms": ms,
+                         "layers": layers(stacks, ms or 0), "stacks": stacks,
                          "name": f"{sc}-{rate:g}-{series}"})
     by = {(p["scenario"], p["rate"], p["series"]): p for p in profiles}
     diffs = []
@@ -150,5 +154,6 @@ def analyse(dirs, records):
             x, y = by.get((sc, rate, s)), by.get((sc, rate, b))
             if x and y and x["cpu_ms"] and y["cpu_ms"]:
                 diffs.append({"scenario": sc, "rate": rate, "series": s, "base": b,
-                              "cpu_ms": x["cpu_ms"], "base_cpu_ms": y["cpu_ms"], "rows": differences(x, y)})
+                              "cpu_ms": x["cpu_ms"], "base_cpu_ms": y["cpu_ms"],
+                              "rows": differences(x, y)})
     return {"profiles": profiles, "differences": diffs}

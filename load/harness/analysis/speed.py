@@ -1,14 +1,12 @@
-"""The machine's speed beside CPU per request (docs/statistics.md, "The machine's speed"): before every trial the
-runner reads a yardstick (sampling/yardstick.py: the CPU one fixed unit of work takes, while no series is loaded) into
-the trial's `speed_us`. On a shared host the same code's CPU per request drifts with the machine; the slope of log CPU
-per request on log speed_us inside each series' step and app invocation (pooled: the series' own differences never
-enter it) says how much of that drift the yardstick sees. A diagnostic in the report's design line: taking each
-trial's figure back to the run's median speed by it narrowed four A/A intervals here and widened two (one of them
-from +-18 % to +-36 %), so the verdicts use CPU per request as measured."""
+"""The machine's speed beside CPU per request (docs/statistics.md, "The machine's speed").
+
+Before each trial a yardstick (sampling/yardstick.py) reads into `speed_us`. The slope of log CPU
+per request on it is a diagnostic in the report's design line: adjusting by it narrowed four A/A
+intervals and widened two (one +-18 % -> +-36 %), so verdicts use CPU per request as measured."""
 import math
 
 METRIC = "cpu_ms_per_req"
-MIN_DF = 8            # fewer paired readings than this: no slope, nothing adjusted
+MIN_DF = 8            # fewer paired readings: no slope, nothing adjusted
 SLOPE_MAX = 2.0
 
 
@@ -17,9 +15,10 @@ def _usable(r):
 
 
 def slope(records):
-    """The pooled within-group least-squares slope of log METRIC on log speed_us (groups: series, scenario, rate,
-    invocation), at most SLOPE_MAX; None unless every measured record has a reading, there are MIN_DF, and the
-    slope is at least twice its standard error above 0 (a yardstick that does not see the drift adjusts nothing)."""
+    """The pooled within-group slope of log METRIC on log speed_us, at most SLOPE_MAX.
+
+    Groups: series, scenario, rate, invocation. None unless every measured record has a reading,
+    df >= MIN_DF and the slope is over 2 standard errors (a blind yardstick adjusts nothing)."""
     measured = [r for r in records if not r.get("error") and (r.get(METRIC) or 0) > 0]
     if not measured or not all(_usable(r) for r in measured):
         return None
@@ -41,6 +40,6 @@ def slope(records):
 
 
 def reading(records):
-    """For the report's design line: {"speed_us": [lowest, highest] reading or None, "speed_slope": slope()}."""
+    """For the report's design line: {"speed_us": [min, max] or None, "speed_slope": slope()}."""
     xs = [r["speed_us"] for r in records if _usable(r)]
     return {"speed_us": [min(xs), max(xs)] if xs else None, "speed_slope": slope(records)}

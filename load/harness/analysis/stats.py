@@ -1,37 +1,24 @@
-"""The statistics behind a verdict: one series' metric over another's, block by block, with a confidence interval,
-judged against a target's acceptance region and against the run's own A/A pair.
+"""The statistics behind a verdict: one series' metric over another's, block by block, with a
+confidence interval, judged against a target's acceptance region and the run's own A/A pair.
 
-Method, in short (docs/statistics.md says it at length):
+In short (docs/statistics.md has it at length):
 
-- **Ratio.** Inside each block both series ran the same step (one after the other in a random order, or at the same
-  moment in a duet), so each block gives one ratio A/B. The estimate is the geometric mean of the per-block ratios:
-  the exponential of the mean log ratio, as Georges, Buytaert and Eeckhout recommend for ratios of means (OOPSLA
-  2007, "Statistically Rigorous Java Performance Evaluation") and as a ratio's interval must be symmetric in A and B.
-- **Interval on the log ratios.** The default is Student's t (Georges et al., section 3: t for small samples): mean
-  +- t(n-1) * s / sqrt(n), mapped back with exp. Blocks are nested in app invocations (each series' app is restarted
-  every few blocks, all at the same block boundaries): JIT and memory-layout luck is shared by the blocks of one
-  invocation, so they are not independent. Following the nested model of Kalibera and Jones (ISMM 2013, "Rigorous
-  Benchmarking in Reasonable Time"), whose variance of the grand mean is governed by the highest level, the standard
-  error comes from the invocations: the cluster (invocation) sum of residuals estimator, which for equal blocks per
-  invocation is exactly the variance of the invocation means over G, with t on G-1 degrees of freedom. With one
-  invocation only, invocation-to-invocation variance is not sampled and the method name says so.
-- **Bootstrap.** BCa (scipy.stats.bootstrap, seeded) when blocks are not nested in invocations, n >= 20 and the
-  log ratios' skewness is more than twice its standard error: BCa corrects skew, but below ~20 blocks any bootstrap
-  interval is too narrow, so small samples keep t. With several invocations, method="bootstrap" resamples
-  invocations, then blocks inside each (percentile interval; slightly conservative); "auto" keeps the invocation
-  t there, because a bootstrap over a handful of invocations under-covers.
-- **Missing values.** A trial that could not run (`error`: the harness or load tool failed, not the app) drops its
-  block for the pairs it belongs to, counted as `dropped`. A per-success figure (CPU ms/req, p99 of successes,
-  RSS) with no value means the series served no success in that trial: dropping the block would keep only the
-  blocks where the series coped, so such a pair stays INCONCLUSIVE and says why (its ok_rate entry carries the
-  failure). ok_rate (successes per second) with zero successes counts half a success (the Haldane-Anscombe 0.5
-  correction), so its log ratio stays finite and very low.
-- **Verdict.** PASS when the whole interval lies inside the target's region, FAIL when it lies wholly outside,
-  INCONCLUSIVE otherwise, with the blocks that would likely decide it.
-- **A/A.** The A/A pair (one series measured twice, run exactly like the others) must contain 1.00. It is checked
-  at a family-wise level over all its intervals (Bonferroni), or a run with 16 A/A intervals would raise the alarm
-  in more than half of its runs by chance alone; if one excludes 1.00, the design is broken and no entry is PASS or
-  FAIL.
+- **Ratio.** Both series ran each block's step, so each block gives one ratio A/B; the estimate is
+  their geometric mean, symmetric in A and B (Georges, Buytaert and Eeckhout, OOPSLA 2007).
+- **Interval.** Student's t on the log ratios, mapped back with exp. Blocks nest in app
+  invocations that share JIT and memory-layout luck, so the SE comes from the invocations
+  (cluster sum of residuals, t on G-1 df; Kalibera and Jones, ISMM 2013). With one invocation
+  the method name says invocation variance is not sampled.
+- **Bootstrap.** BCa when blocks are not nested, n >= 20 and the log ratios' skew exceeds twice
+  its SE (below ~20 blocks any bootstrap interval is too narrow). Nested, method="bootstrap"
+  resamples invocations then blocks; "auto" keeps t: a bootstrap over few invocations under-covers.
+- **Missing values.** A trial that could not run (`error`) drops its block (`dropped`). A missing
+  per-success figure means no success: the pair stays INCONCLUSIVE, as dropping would keep only
+  the blocks where the series coped. ok_rate with zero successes counts 0.5 (Haldane-Anscombe).
+- **Verdict.** PASS when the interval lies inside the target's region, FAIL when wholly outside,
+  else INCONCLUSIVE, with the blocks that would likely decide it.
+- **A/A.** The A/A pair must contain 1.00, checked family-wise (Bonferroni): with 16 A/A intervals
+  over half of runs would alarm by chance. One excluding 1.00 breaks the design: no PASS or FAIL.
 """
 from __future__ import annotations
 
@@ -52,18 +39,18 @@ from harness.analysis.pairing import (  # noqa: F401  (callers' stats.FULL, stat
     steps_of,
 )
 
-METRICS = tuple(model.METRICS)   # the trial records' fields the verdicts compare (model.METRICS: units, labels)
-PER_SUCCESS = tuple(k for k, m in model.METRICS.items() if m.row_key)   # undefined in a trial with no success
+METRICS = tuple(model.METRICS)   # the record fields the verdicts compare (units: model.METRICS)
+PER_SUCCESS = tuple(k for k, m in model.METRICS.items() if m.row_key)   # undefined with no success
 PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
 BOOT_MIN_N = 20       # fewer blocks: any bootstrap interval is too narrow, t is used
 BOOT_RESAMPLES = 4999
 MAX_BLOCKS_NEEDED = 10_000   # beyond this, "no practical number of blocks decides it"
 
 
-# ---------------------------------------------------------------------------------------------- interval
+# ------------------------------------------------------------------------------------- interval
 @dataclass(frozen=True)
 class Interval:
-    """A ratio with its confidence interval; log_mean and log_se on the log scale; df None for a bootstrap."""
+    """A ratio with its confidence interval; log_mean, log_se: log scale; df None: bootstrap."""
     ratio: float
     low: float
     high: float
@@ -78,7 +65,8 @@ class Interval:
     @property
     def half_width(self):
         """Relative half-width: sqrt(high / low) - 1, i.e. exp(t * se) - 1 for t (0.10 = +-10 %)."""
-        return math.sqrt(self.high / self.low) - 1 if self.low > 0 and math.isfinite(self.high) else math.inf
+        return (math.sqrt(self.high / self.low) - 1 if self.low > 0 and math.isfinite(self.high)
+                else math.inf)
 
 
 def _skew_significant(y):
@@ -90,35 +78,39 @@ def _skew_significant(y):
 
 
 def _cluster_se(y, clusters):
-    """Cluster-robust (CR1) standard error of mean(y), clusters = invocation keys; equals sd(cluster means)/sqrt(G)
-    for equal cluster sizes."""
+    """Cluster-robust (CR1) standard error of mean(y), clusters = invocation keys; for equal
+    cluster sizes it equals sd(cluster means)/sqrt(G)."""
     m = y.mean()
     keys = sorted(set(clusters), key=str)
-    sums = np.array([sum(v - m for v, c in zip(y, clusters, strict=True) if c == k) for k in keys])
+    sums = np.array([sum(v - m for v, c in zip(y, clusters, strict=True) if c == k)
+                     for k in keys])
     g, n = len(keys), len(y)
     return math.sqrt(g / (g - 1) * float((sums ** 2).sum()) / n ** 2)
 
 
 def _t_se(y, clusters, what):
-    """(standard error of mean(y), degrees of freedom, the method's name) for Student's t: invocation-level when the
-    values nest in several invocations (Kalibera and Jones), else over the values themselves."""
+    """(standard error of mean(y), degrees of freedom, method name) for Student's t: by invocation
+    when the values nest in several invocations (Kalibera and Jones), else over the values."""
     n, g = len(y), len(set(clusters))
     if 1 < g < n:
-        return _cluster_se(y, clusters), g - 1, f"t on {what}, invocation-level SE ({g} invocations)"
+        return (_cluster_se(y, clusters), g - 1,
+                f"t on {what}, invocation-level SE ({g} invocations)")
     return (float(y.std(ddof=1)) / math.sqrt(n), n - 1,
-            f"t on {what}" + (" (one invocation: invocation variance not sampled)" if g == 1 else ""))
+            f"t on {what}"
+            + (" (one invocation: invocation variance not sampled)" if g == 1 else ""))
 
 
 def _two_stage_bootstrap(y, clusters, level, rng, resamples):
-    """Percentile interval of the mean: resample invocations, then blocks inside each chosen invocation."""
+    """Percentile interval of the mean: resample invocations, then blocks inside each chosen one."""
     groups = [y[[c == k for c in clusters]] for k in sorted(set(clusters), key=str)]
     sizes = np.array([len(v) for v in groups])
     pad = np.zeros((len(groups), sizes.max()))
     for i, v in enumerate(groups):
         pad[i, :len(v)] = v
-    chosen = rng.integers(0, len(groups), size=(resamples, len(groups)))           # invocations, per resample
+    chosen = rng.integers(0, len(groups), size=(resamples, len(groups)))   # invocations drawn
     k = sizes[chosen]
-    inner = (rng.random((resamples, len(groups), sizes.max())) * k[..., None]).astype(int)   # blocks inside each
+    # blocks inside each chosen invocation
+    inner = (rng.random((resamples, len(groups), sizes.max())) * k[..., None]).astype(int)
     used = np.arange(sizes.max()) < k[..., None]
     means = (pad[chosen[..., None], inner] * used).sum(axis=(1, 2)) / k.sum(axis=1)
     a = (1 - level) / 2
@@ -127,8 +119,8 @@ def _two_stage_bootstrap(y, clusters, level, rng, resamples):
 
 def interval(log_ratios, invocations=None, level=0.95, method="auto", seed=0):
     """The ratio exp(mean(log_ratios)) and its LEVEL confidence interval -> Interval.
-    INVOCATIONS: one key per log ratio (the pair of app invocations the block used); None = all independent.
-    METHOD: "auto" (the module's rule), "t" or "bootstrap"; SEED: the bootstrap's generator (results reproduce)."""
+    INVOCATIONS: one key per log ratio (the block's pair of app invocations); None = independent.
+    METHOD: "auto" (the module's rule), "t" or "bootstrap"; SEED: the bootstrap's (reproducible)."""
     y = np.asarray(log_ratios, dtype=float)
     n = len(y)
     clusters = list(invocations) if invocations is not None else list(range(n))
@@ -138,26 +130,31 @@ def interval(log_ratios, invocations=None, level=0.95, method="auto", seed=0):
     nested = 1 < g < n
     if n < 2:
         m = float(y[0]) if n else math.nan
-        return Interval(math.exp(m), 0.0, math.inf, n, g, "none (fewer than 2 blocks)", level, m, math.inf, None)
+        return Interval(math.exp(m), 0.0, math.inf, n, g, "none (fewer than 2 blocks)", level, m,
+                        math.inf, None)
     if method not in ("auto", "t", "bootstrap"):
         raise ValueError(f"method is auto, t or bootstrap, not {method!r}")
     if method == "auto":
         method = "bootstrap" if not nested and n >= BOOT_MIN_N and _skew_significant(y) else "t"
     m = float(y.mean())
     a = 1 - level
-    if np.ptp(y) == 0:                       # every block gave the same ratio (ok_rate of two full series)
-        return Interval(math.exp(m), math.exp(m), math.exp(m), n, g, "exact (no spread)", level, m, 0.0, None)
+    if np.ptp(y) == 0:   # every block gave the same ratio (ok_rate of two full series)
+        return Interval(math.exp(m), math.exp(m), math.exp(m), n, g, "exact (no spread)", level, m,
+                        0.0, None)
     if method == "t":
         se, df, name = _t_se(y, clusters, "log ratios")
         h = float(sps.t.ppf(1 - a / 2, df)) * se
-        return Interval(math.exp(m), math.exp(m - h), math.exp(m + h), n, g, name, level, m, se, df)
+        return Interval(math.exp(m), math.exp(m - h), math.exp(m + h), n, g, name, level, m,
+                        se, df)
     rng = np.random.default_rng(seed)
     if nested:
         (lo, hi), se = _two_stage_bootstrap(y, clusters, level, rng, BOOT_RESAMPLES)
         name = f"bootstrap percentile, invocations then blocks ({g} invocations)"
     else:
-        res = sps.bootstrap((y,), np.mean, confidence_level=level, method="BCa", n_resamples=BOOT_RESAMPLES, rng=rng)
-        lo, hi, se = res.confidence_interval.low, res.confidence_interval.high, float(res.standard_error)
+        res = sps.bootstrap((y,), np.mean, confidence_level=level, method="BCa",
+                            n_resamples=BOOT_RESAMPLES, rng=rng)
+        lo, hi, se = (res.confidence_interval.low, res.confidence_interval.high,
+                      float(res.standard_error))
         name = "bootstrap BCa on log ratios"
     return Interval(math.exp(m), math.exp(lo), math.exp(hi), n, g, name, level, m, se, None)
 
@@ -175,15 +172,16 @@ class Difference:
 
 
 def difference(diffs, invocations=None, level=0.95):
-    """The mean of per-block differences DIFFS (A - B in the metric's unit) and its LEVEL interval: Student's t with
-    the invocation-level standard error as interval()'s, on the differences themselves, so that the steps of a
+    """The mean of per-block differences DIFFS (A - B in the metric's unit) and its LEVEL interval:
+    t with interval()'s invocation-level SE, on the differences themselves, so that the steps of a
     waterfall add up to the difference of their ends."""
     y = np.asarray(diffs, dtype=float)
     n = len(y)
     clusters = list(invocations) if invocations is not None else list(range(n))
     g = len(set(clusters))
     if n < 2:
-        return Difference(float(y[0]) if n else math.nan, None, None, n, g, "none (fewer than 2 blocks)", level)
+        return Difference(float(y[0]) if n else math.nan, None, None, n, g,
+                          "none (fewer than 2 blocks)", level)
     m = float(y.mean())
     if np.ptp(y) == 0:
         return Difference(m, m, m, n, g, "exact (no spread)", level)
@@ -192,9 +190,9 @@ def difference(diffs, invocations=None, level=0.95):
     return Difference(m, m - h, m + h, n, g, name, level)
 
 
-# ---------------------------------------------------------------------------------------------- verdict
+# -------------------------------------------------------------------------------------- verdict
 def decide(iv, region):
-    """PASS / FAIL / INCONCLUSIVE of interval IV against REGION = (low, high) of acceptable ratios (None: open)."""
+    """PASS / FAIL / INCONCLUSIVE of interval IV against REGION = (low, high) (None: open)."""
     lo, hi = region
     if not (iv.low > 0 and math.isfinite(iv.high)):
         return INCONCLUSIVE
@@ -206,9 +204,9 @@ def decide(iv, region):
 
 
 def blocks_needed(iv, region):
-    """(blocks, why) for an undecided IV: about how many blocks in all would shrink the interval enough to clear the
-    nearest bound, if the spread and the point estimate stay as observed (a planning figure, not a promise: it is
-    optimistic when the estimate happened to land far from the bound). blocks None when it cannot be said."""
+    """(blocks, why) for an undecided IV: about how many blocks in all would let the interval clear
+    the nearest bound at the observed spread and estimate (a planning figure: optimistic when the
+    estimate happened to land far from the bound). blocks None when it cannot be said."""
     bounds = [b for b in region if b is not None]
     if iv.n < 2 or not math.isfinite(iv.log_se):
         return None, "fewer than 2 blocks: no spread to plan from"
@@ -219,8 +217,8 @@ def blocks_needed(iv, region):
     per_unit = iv.n / units
     need = units
     for _ in range(50):   # t's degrees of freedom depend on the answer: iterate to a fixed point
-        crit = float(sps.t.ppf(1 - (1 - iv.level) / 2, max(need - 1, 1))) if iv.df is not None else \
-            float(sps.norm.ppf(1 - (1 - iv.level) / 2))
+        crit = (float(sps.t.ppf(1 - (1 - iv.level) / 2, max(need - 1, 1))) if iv.df is not None
+                else float(sps.norm.ppf(1 - (1 - iv.level) / 2)))
         new = max(units + 1, math.ceil(units * (crit * iv.log_se / d) ** 2))
         if new == need or new * per_unit > MAX_BLOCKS_NEEDED:
             need = new
@@ -228,27 +226,27 @@ def blocks_needed(iv, region):
         need = new
     blocks = math.ceil(need * per_unit)
     if blocks > MAX_BLOCKS_NEEDED:
-        return None, (f"the estimate sits within {100 * (math.exp(d) - 1):.1f} % of the bound: more than "
-                      f"{MAX_BLOCKS_NEEDED:,} blocks would be needed")
+        return None, (f"the estimate sits within {100 * (math.exp(d) - 1):.1f} % of the bound: "
+                      f"more than {MAX_BLOCKS_NEEDED:,} blocks would be needed")
     unit = f" ({need} invocations)" if units != iv.n else ""
     return blocks, f"about {blocks} blocks{unit} at the observed spread"
 
 
-ONE_INVOCATION = "every series ran in one app invocation"   # report/verdict_summary.py says what that means
+ONE_INVOCATION = "every series ran in one app invocation"   # meaning: report/verdict_summary.py
 
 
-# ---------------------------------------------------------------------------------------------- analysis
+# ------------------------------------------------------------------------------------- analysis
 def _num(x):
-    """JSON has no infinity: an interval that cannot be drawn (fewer than 2 blocks) has null bounds."""
+    """JSON has no infinity: an interval that cannot be drawn (under 2 blocks) has null bounds."""
     return x if x is not None and math.isfinite(x) and x > 0 else None
 
 
 def _entry(target, scenario, rate, metric, series, pairing, iv, region, aa):
     return model.VerdictEntry(
-        target=target, scenario=scenario, rate=rate, metric=metric, series=list(series), ratio=_num(iv.ratio),
-        ci_low=_num(iv.low), ci_high=_num(iv.high), level=iv.level, blocks=pairing.blocks, invocations=iv.invocations,
-        aa=aa, method=iv.method, region=list(region), missing=pairing.missing, dropped=pairing.dropped,
-        note="").as_dict()
+        target=target, scenario=scenario, rate=rate, metric=metric, series=list(series),
+        ratio=_num(iv.ratio), ci_low=_num(iv.low), ci_high=_num(iv.high), level=iv.level,
+        blocks=pairing.blocks, invocations=iv.invocations, aa=aa, method=iv.method,
+        region=list(region), missing=pairing.missing, dropped=pairing.dropped, note="").as_dict()
 
 
 def _aa_verdicts(records, steps, aa_pairs, level, method, seed, cannot_decide):
@@ -265,7 +263,8 @@ def _aa_verdicts(records, steps, aa_pairs, level, method, seed, cannot_decide):
     for p, scenario, rate, metric, ab in aa_entries:
         iv = interval(p.log_ratios, p.invocations, level, method, seed)
         fw = interval(p.log_ratios, p.invocations, 1 - (1 - level) / m, method, seed)
-        e = _entry(f"A/A: {ab[0]} / {ab[1]} contains 1.00", scenario, rate, metric, ab, p, iv, (1.0, 1.0), True)
+        e = _entry(f"A/A: {ab[0]} / {ab[1]} contains 1.00", scenario, rate, metric, ab, p, iv,
+                   (1.0, 1.0), True)
         e["aa_half_width"] = _num(iv.half_width) if iv.half_width else 0.0
         contains = decide(fw, (None, 1.0)) != FAIL and decide(fw, (1.0, None)) != FAIL
         e["verdict"] = PASS if contains else FAIL
@@ -275,41 +274,49 @@ def _aa_verdicts(records, steps, aa_pairs, level, method, seed, cannot_decide):
             e["note"] = f"one app invocation: not judged (would be {e['verdict']})"
             e["verdict"] = INCONCLUSIVE
         elif not contains:
-            broken.append(f"{ab[0]}/{ab[1]} {scenario} {rate:g} {metric} [{fw.low:.3f}, {fw.high:.3f}]")
+            broken.append(f"{ab[0]}/{ab[1]} {scenario} {rate:g} {metric} "
+                          f"[{fw.low:.3f}, {fw.high:.3f}]")
         elif iv.low > 1 or iv.high < 1:
-            e["note"] = (f"excludes 1.00 on its own, not at the family-wise level over {m} A/A intervals "
-                         f"(one in 20 A/A intervals does so by chance)")
+            e["note"] = (f"excludes 1.00 on its own, not at the family-wise level over {m} "
+                         f"A/A intervals (one in 20 A/A intervals does so by chance)")
         out.append(e)
         aa_ivs.append(((scenario, rate, metric), e["aa_half_width"]))
     aa_hw = {}
-    for key, hw in aa_ivs:   # None: an A/A without an interval there, which no other pair can make up for
-        aa_hw[key] = None if hw is None or (key in aa_hw and aa_hw[key] is None) else max(aa_hw.get(key, 0.0), hw)
-    design_broken = ("A/A interval excludes 1.00 at the family-wise level: " + "; ".join(broken)) if broken else None
+    for key, hw in aa_ivs:   # None: an A/A without an interval there, no other pair makes up for it
+        aa_hw[key] = (None if hw is None or (key in aa_hw and aa_hw[key] is None)
+                      else max(aa_hw.get(key, 0.0), hw))
+    design_broken = (("A/A interval excludes 1.00 at the family-wise level: " + "; ".join(broken))
+                     if broken else None)
     return out, aa_hw, design_broken
 
 
 def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
-    """The verdict entries of a run -> {"verdicts": [...], "skipped": [(target, scenario, rate, why)],
-    "design_broken": str or None}. RECORDS: trial records (see docs/statistics.md and trials.Trial.records);
-    TARGETS: harness.targets.Target objects; AA_PAIRS: [(series, same series measured again)], e.g.
-    [("reactive-aa", "reactive")]. LEVEL: the confidence level of this look (trials.look_level)."""
+    """A run's verdict entries -> {"verdicts": [...], "skipped": [(target, scenario, rate, why)],
+    "design_broken": str or None}. RECORDS: trial records (docs/statistics.md,
+    trials.Trial.records); TARGETS: harness.targets.Target objects; AA_PAIRS: [(series, same
+    series measured again)], e.g. [("reactive-aa", "reactive")]. LEVEL: this look's confidence
+    level (trials.look_level)."""
     steps = steps_of(records)
-    # one app invocation per series (--quick, the ladder preset): the spread between invocations, which dominates an
-    # interval (docs/statistics.md), is not in it; the run can show its figures but decide nothing, not even its design
-    cannot_decide = ONE_INVOCATION if max((r.get("invocation") or 0 for r in records), default=1) == 0 else None
-    out, aa_hw, design_broken = _aa_verdicts(records, steps, aa_pairs, level, method, seed, cannot_decide)
+    # one app invocation per series (--quick, the ladder preset) lacks the between-invocation spread
+    # that dominates an interval (docs/statistics.md): show figures, decide nothing, not even design
+    cannot_decide = (ONE_INVOCATION
+                     if max((r.get("invocation") or 0 for r in records), default=1) == 0 else None)
+    out, aa_hw, design_broken = _aa_verdicts(records, steps, aa_pairs, level, method, seed,
+                                             cannot_decide)
     skipped = []
     for t in targets:
         for scenario, rate in steps:
             if scenario not in t.scenarios or (t.rates is not None and rate not in t.rates):
                 continue
             a, b = t.series
-            present = {r["series"] for r in records if r["scenario"] == scenario and float(r["rate"]) == rate}
+            present = {r["series"] for r in records
+                       if r["scenario"] == scenario and float(r["rate"]) == rate}
             if a not in present or b not in present:
                 continue
             short = [s for s in t.full if not served_fully(records, s, scenario, rate)]
             if short:
-                skipped.append((t.name, scenario, rate, f"{' and '.join(short)} did not serve fully"))
+                skipped.append((t.name, scenario, rate,
+                                f"{' and '.join(short)} did not serve fully"))
                 continue
             p = pair(records, a, b, scenario, rate, t.metric)
             if not (p.blocks or p.missing or p.dropped):
@@ -320,23 +327,26 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
             e["verdict"] = decide(iv, t.region)
             if p.missing and t.metric in PER_SUCCESS:
                 e["verdict"] = INCONCLUSIVE
-                e["note"] = ("; ".join(f"{s} served no success in {k} block(s)" for s, k in p.missing.items())
+                e["note"] = ("; ".join(f"{s} served no success in {k} block(s)"
+                                       for s, k in p.missing.items())
                              + ": a per-success figure is undefined there (see ok_rate)")
             elif design_broken or cannot_decide:
-                e["note"] = (f"{'design broken' if design_broken else 'one app invocation'}, nothing is called "
-                             f"(would be {e['verdict']})")
+                e["note"] = (f"{'design broken' if design_broken else 'one app invocation'}, "
+                             f"nothing is called (would be {e['verdict']})")
                 e["verdict"] = INCONCLUSIVE
             if e["verdict"] == INCONCLUSIVE and not p.missing and not cannot_decide:
                 e["blocks_needed"], why = blocks_needed(iv, t.region)
                 e["note"] = "; ".join(x for x in (e["note"], why) if x)
             out.append(e)
-    return {"verdicts": out, "skipped": skipped, "design_broken": design_broken, "cannot_decide": cannot_decide}
+    return {"verdicts": out, "skipped": skipped, "design_broken": design_broken,
+            "cannot_decide": cannot_decide}
 
 
 def undecided(result):
-    """The target entries (not A/A) still INCONCLUSIVE in an analyse() result that more blocks could decide: what
-    keeps a run going. An entry whose series served no success in some block stays undecided whatever follows, and
-    so does every entry of a run with one app invocation per series (more blocks of it add no invocation)."""
+    """The target entries (not A/A) still INCONCLUSIVE in an analyse() result that more blocks could
+    decide: what keeps a run going. Not an entry whose series served no success in some block, nor
+    any of a run with one app invocation per series (more blocks add no invocation)."""
     if result.get("cannot_decide"):
         return []
-    return [e for e in result["verdicts"] if not e["aa"] and e["verdict"] == INCONCLUSIVE and not e["missing"]]
+    return [e for e in result["verdicts"]
+            if not e["aa"] and e["verdict"] == INCONCLUSIVE and not e["missing"]]

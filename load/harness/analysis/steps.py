@@ -1,10 +1,11 @@
-"""One step folder's raw results (Vegeta, Hyperfoil or hey, process samples, /q/metrics) -> one row of figures; the
-rows' order."""
+"""One step folder's raw results (Vegeta, Hyperfoil or hey, process samples, /q/metrics) -> one
+row of figures; the rows' order."""
 import json
 import os
 import shutil
 
-from harness.analysis.model import FIELDS, TEXT_FIELDS, StepRow  # noqa: F401  (FIELDS, TEXT_FIELDS: readers')
+# FIELDS, TEXT_FIELDS: for readers
+from harness.analysis.model import FIELDS, TEXT_FIELDS, StepRow  # noqa: F401
 from harness.drivers import hey, hyperfoil, is_rate
 from harness.drivers.vegeta import Vegeta
 from harness.infra.numbers import percentiles, rnd
@@ -14,11 +15,12 @@ from harness.sampling.sample import jvm_metrics
 RATE_TOLERANCE = 0.95
 
 MODE_ORDER = ["floor", "virtual", "virtual+socket", "worker", "worker+socket", "reactive"]
-AA_SUFFIX = "-aa"   # the A/A row: the same mode measured a second time in the same run, from a fresh app
-SCENARIO_ORDER = ["io", "fanout", "db", "slow-query", "checkout", "cpu", "pinning", "pinning-reentrant"]
+AA_SUFFIX = "-aa"   # the A/A row: the same mode measured again in the same run, from a fresh app
+SCENARIO_ORDER = ["io", "fanout", "db", "slow-query", "checkout", "cpu", "pinning",
+                  "pinning-reentrant"]
 
 
-# ---------------------------------------------------------------------------------------------- helpers
+# ------------------------------------------------------------------------------------------ helpers
 def fmt(x, nd=1):
     if x == "":
         return ""
@@ -59,10 +61,10 @@ def params_of(params):
     return dict(kv.split("=", 1) for kv in (params or "").split("&") if "=" in kv)
 
 
-# ---------------------------------------------------------------------------------------------- one step
+# ----------------------------------------------------------------------------------------- one step
 def rate_result(tool, step, ramp_in_s=0.0):
-    """The drivers.base.Result of a rate tool's raw results in STEP (the requests after the first RAMP_IN_S seconds),
-    or None when there are none (or no vegeta binary to read Vegeta's)."""
+    """The drivers.base.Result of a rate tool's raw results in STEP (the requests after the first
+    RAMP_IN_S seconds), or None when there are none (or no vegeta binary to read Vegeta's)."""
     if tool == "hyperfoil":
         run = hyperfoil.read(os.path.join(step, "results"))
         return hyperfoil.from_run(run, ramp_in_s) if run else None
@@ -70,8 +72,8 @@ def rate_result(tool, step, ramp_in_s=0.0):
 
 
 def vegeta_result(step, ramp_in_s=0.0):
-    """The drivers.base.Result of the step's results.bin (the requests sent after the first RAMP_IN_S seconds), or
-    None without a vegeta binary."""
+    """The drivers.base.Result of the step's results.bin (the requests sent after the first
+    RAMP_IN_S seconds), or None without a vegeta binary."""
     vb = vegeta_bin()
     if not (vb and os.path.exists(os.path.join(step, "results.bin"))):
         return None
@@ -103,8 +105,8 @@ def resource_figures(step):
     samples = read_samples(step)
     before = jvm_metrics(read_text(os.path.join(step, "metrics-before.prom")))
     after = jvm_metrics(read_text(os.path.join(step, "metrics-after.prom")))
-    res = {"cpu_ms": None, "cpu_pct": None, "rss_peak_mib": None, "threads_peak": None, "gen_cpu_pct": None,
-           "delay_cpu_pct": None, "scrape_cpu_pct": None}
+    res = {"cpu_ms": None, "cpu_pct": None, "rss_peak_mib": None, "threads_peak": None,
+           "gen_cpu_pct": None, "delay_cpu_pct": None, "scrape_cpu_pct": None}
     timed = [s for s in samples if s.get("cpu_ms") is not None]
     wall = timed[-1]["t"] - timed[0]["t"] if len(timed) >= 2 else 0
     if len(timed) >= 2:
@@ -114,13 +116,16 @@ def resource_figures(step):
         res["cpu_pct"] = 100.0 * cpu / (wall * 1000.0) if wall > 0 else None
         meta = read_json(os.path.join(step, "meta.json"), {})
         if meta.get("scrape_cpu_ms") is not None and cpu > 0:
-            res["scrape_cpu_pct"] = 100.0 * samples[-1].get("scrapes", 0) * meta["scrape_cpu_ms"] / cpu
-        if wall > 0 and samples[0].get("delay_cpu_ms") is not None and samples[-1].get("delay_cpu_ms") is not None:
-            res["delay_cpu_pct"] = (samples[-1]["delay_cpu_ms"] - samples[0]["delay_cpu_ms"]) / wall / 10.0
+            res["scrape_cpu_pct"] = (100.0 * samples[-1].get("scrapes", 0) * meta["scrape_cpu_ms"]
+                                     / cpu)
+        if (wall > 0 and samples[0].get("delay_cpu_ms") is not None
+                and samples[-1].get("delay_cpu_ms") is not None):
+            res["delay_cpu_pct"] = ((samples[-1]["delay_cpu_ms"] - samples[0]["delay_cpu_ms"])
+                                    / wall / 10.0)
         gen = read_json(os.path.join(step, "generator.json"))
         if gen and gen.get("wall_ms"):
             res["gen_cpu_pct"] = 100.0 * gen["cpu_ms"] / gen["wall_ms"]
-    # the whole machine (100% = one core) and its busiest core, between the sampler's first and last reading
+    # the whole machine (100% = one core) and its busiest core, between the first and last reading
     host = [s for s in samples if s.get("host_busy_ms")]
     res["host_cpu_pct"] = res["host_core_max_pct"] = None
     if (len(host) >= 2 and host[-1]["t"] > host[0]["t"]
@@ -160,8 +165,8 @@ def resource_figures(step):
 
 
 def worker_ceiling(scenario, params, worker_pool):
-    """Little's law for the worker pool: WORKER_POOL threads (quarkus.thread-pool.max-threads) each held for the whole
-    request, when that time is known."""
+    """Little's law for the worker pool: WORKER_POOL threads (quarkus.thread-pool.max-threads) each
+    held for the whole request, when that time is known."""
     p = params_of(params)
     try:
         if scenario == "io":
@@ -179,12 +184,13 @@ def step_row(step, worker_pool):
 
 
 def step_figures(step, worker_pool):
-    """The StepRow of one step folder; WORKER_POOL is the worker pool's size, for the worker-mode ceiling."""
+    """The StepRow of one step folder; WORKER_POOL: the worker pool's size (worker ceiling)."""
     meta = read_json(os.path.join(step, "meta.json"), {})
     tool = meta.get("tool")
-    row = StepRow(**{k: meta.get(k) for k in ("scenario", "params", "mode", "tool", "load_kind", "load",
-                                              "duration_s", "client")})
-    row["mode"] = meta.get("series") or row["mode"]   # mode+client and A/A rows are their own series
+    row = StepRow(**{k: meta.get(k) for k in ("scenario", "params", "mode", "tool", "load_kind",
+                                              "load", "duration_s", "client")})
+    # mode+client and A/A rows are their own series
+    row["mode"] = meta.get("series") or row["mode"]
     row["step"] = os.path.basename(step.rstrip("/"))
     flags, load, dur = [], float(meta.get("load") or 0), float(meta.get("duration_s") or 0)
     ok = 0
@@ -205,8 +211,8 @@ def step_figures(step, worker_pool):
     res = resource_figures(step)
     if res["cpu_ms"] is not None and ok:
         row["cpu_ms_per_req"] = rnd(res["cpu_ms"] / ok, 3)
-    for k in ("cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "heap_peak_mib", "gen_cpu_pct", "delay_cpu_pct",
-              "host_cpu_pct", "host_core_max_pct", "scrape_cpu_pct"):
+    for k in ("cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "heap_peak_mib", "gen_cpu_pct",
+              "delay_cpu_pct", "host_cpu_pct", "host_core_max_pct", "scrape_cpu_pct"):
         row[k] = rnd(res[k])
     for k in ("threads_peak", "pinned_events", "db_pool_active_peak", "db_pool_awaiting_peak",
               "worker_pool_active_peak", "worker_pool_queue_peak"):
@@ -217,7 +223,8 @@ def step_figures(step, worker_pool):
         flags.append("APP_UNRESPONSIVE")
     row["flags"] = " ".join(flags)
     if row["mode"].startswith("worker"):
-        row["worker_ceiling_rps"] = rnd(worker_ceiling(row["scenario"] or "", row["params"], worker_pool), 0)
+        row["worker_ceiling_rps"] = rnd(worker_ceiling(row["scenario"] or "", row["params"],
+                                                       worker_pool), 0)
     return row
 
 
@@ -234,27 +241,29 @@ def rate_figures(row, step, rep, tool, ramp_in_s, load, flags):
     if raw:
         for key, p in (("p50_ms", 50), ("p90_ms", 90), ("p99_ms", 99), ("p999_ms", 99.9)):
             row[key] = rnd(raw.percentile_ms(p, ok_only=False), 2)
-        row["p50_ok_ms"], row["p99_ok_ms"] = rnd(raw.percentile_ms(50), 2), rnd(raw.percentile_ms(99), 2)
+        row["p50_ok_ms"], row["p99_ok_ms"] = (rnd(raw.percentile_ms(50), 2),
+                                              rnd(raw.percentile_ms(99), 2))
         row["p99_all_ms"] = rnd(raw.percentile_ms(99, histogram=raw.every_ms), 2)
         row["max_ms"], row["mean_ms"] = rnd(raw.max_ms, 2), rnd(raw.mean_ms, 2)
         codes, errs = raw.status, raw.errors
     else:
-        for key, src in (("p50_ms", "50th"), ("p90_ms", "90th"), ("p99_ms", "99th"), ("max_ms", "max"),
-                         ("mean_ms", "mean")):
+        for key, src in (("p50_ms", "50th"), ("p90_ms", "90th"), ("p99_ms", "99th"),
+                         ("max_ms", "max"), ("mean_ms", "mean")):
             row[key] = rnd(lat.get(src, 0) / 1e6, 2) if src in lat else None
         codes, errs = rep.get("status_codes") or {}, {e: 1 for e in rep.get("errors") or []}
     row["status_codes"] = " ".join(f"{c}:{v}" for c, v in sorted(codes.items()))
     row["errors"] = "; ".join(sorted(errs, key=lambda e: -errs[e])[:3])[:300]
-    # the tool's rate is what it managed to send: below the asked rate, the generator (not the server)
-    # was the limit and latency is under-reported (coordinated omission).
+    # the tool's rate is what it managed to send: below the asked rate, the generator (not the
+    # server) was the limit and latency is under-reported (coordinated omission).
     if rep.get("rate") is not None and rep["rate"] < RATE_TOLERANCE * load:
         flags.append("LOW_SEND_RATE")
-    # Its throughput is successes / (send time + wait for the last answers); allow one median latency
-    # (+100 ms for a GC pause or a slow last answer) of wait, more means answers queued up behind the
-    # asked rate: under overload the wait grows with the backlog, the median only half as fast.
+    # Its throughput is successes / (send time + wait for the last answers); allow one median
+    # latency (+100 ms for a GC pause or slow last answer) of wait: more means answers queued
+    # behind the asked rate (in overload the wait grows with the backlog, the median half as fast).
     d = (rep.get("duration") or 0) / 1e9
     p50 = (row["p50_ms"] or 0) / 1000.0 + 0.1
-    if d > 0 and rep.get("throughput") is not None and rep["throughput"] < RATE_TOLERANCE * load * d / (d + p50):
+    if (d > 0 and rep.get("throughput") is not None
+            and rep["throughput"] < RATE_TOLERANCE * load * d / (d + p50)):
         flags.append("BELOW_RATE")
     return ok
 
@@ -289,8 +298,9 @@ def hey_figures(row, path, dur, flags):
 def one_line(row):
     unit = "req/s" if row["load_kind"] == "rate" else "in flight"
     s = (f"{row['tool']:6} {row['scenario']} {row['mode']} {fmt(row['load'])} {unit}: "
-         f"{fmt(row['achieved_rps'])} ok/s, {fmt(row['success_pct'], 2)}% ok, p50 ok {fmt(row['p50_ok_ms'])} ms, "
-         f"p99 ok {fmt(row['p99_ok_ms'])} ms (all {fmt(row['p99_ms'])}), {fmt(row['cpu_ms_per_req'], 3)} CPU-ms/req "
+         f"{fmt(row['achieved_rps'])} ok/s, {fmt(row['success_pct'], 2)}% ok, "
+         f"p50 ok {fmt(row['p50_ok_ms'])} ms, p99 ok {fmt(row['p99_ok_ms'])} ms "
+         f"(all {fmt(row['p99_ms'])}), {fmt(row['cpu_ms_per_req'], 3)} CPU-ms/req "
          f"(JIT {fmt(row['jit_pct'], 0)}%, GC {fmt(row['gc_pct'], 0)}%), "
          f"{fmt(row['threads_peak'])} threads, RSS {fmt(row['rss_peak_mib'])} MiB")
     if row["pinned_events"]:
@@ -300,12 +310,12 @@ def one_line(row):
     return s
 
 
-# ---------------------------------------------------------------------------------------------- order
+# -------------------------------------------------------------------------------------------- order
 def sort_rows(rows):
     """Report order: scenario, Vegeta before hey, mode, load."""
     order = {s: i for i, s in enumerate(SCENARIO_ORDER)}
-    return sorted(rows, key=lambda r: (order.get(r["scenario"], 99), r["scenario"] or "", r["tool"] != "vegeta",
-                                       mode_rank(r["mode"]), r["mode"] or "",
+    return sorted(rows, key=lambda r: (order.get(r["scenario"], 99), r["scenario"] or "",
+                                       r["tool"] != "vegeta", mode_rank(r["mode"]), r["mode"] or "",
                                        float(r["load"] or 0)))
 
 

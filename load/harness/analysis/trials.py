@@ -1,26 +1,20 @@
-"""The schedule of a run as pure functions: which trial comes when, when each app restarts, how long it takes, and
-when the run may stop.
+"""The schedule of a run as pure functions: which trial comes when, when each app restarts,
+how long it takes, and when the run may stop.
 
-- **Blocks.** A block gives every series (or every duet pair) one trial per step; the steps keep their given order
-  (rates rising, as a cold app hit at once with a high rate stays congested), the series' order is drawn afresh
-  for every step of every block from a generator seeded by (seed, block), so a schedule is reproducible from its
-  seed and block b's order does not depend on how many blocks ran before it.
-- **Invocations.** Every series' app is restarted every RESTART_EVERY blocks, all at the same block boundary and in
-  a random order, so a pair's blocks nest in invocations (stats.interval's invocation level) and JIT/layout luck is
-  sampled RUN_BLOCKS / RESTART_EVERY times, not frozen in.
-- **Warm blocks.** After every restart the apps run whole blocks of trials that are recorded apart and never
-  analysed: the last of the warm-up, under the trials' own load, at least WARM_BLOCKS of them and then more until
-  the apps have settled (settle(): the block's CPU per request, all series and steps together, fell at most
-  SETTLE_WITHIN from the warm block before), at most MAX_WARM_BLOCKS; a series still getting cheaper then is
-  flagged. A default run without them (seed 2311, docs/statistics.md) measured every series' first block after a start
-  at 1.4-3.6x the CPU per request of its second block, and with one warm block the first measured block was still
-  1.19-1.47x the second: the JIT and the heap were still settling after the window warm-up had called them steady.
-- **Duet.** With PAIRS, each trial loads two series at the same moment at the step's rate; which one starts first
-  alternates from block to block (and from step to step), so a start-order advantage cancels.
-- **Stopping.** The run looks at its intervals only at planned block counts (looks(): from MIN_BLOCKS to what the
-  budget allows) and spends its error rate over them (look_alpha(): a share of alpha growing with the square of
-  the blocks done, summed by Bonferroni's inequality): whatever look the run stops at, every interval it could
-  have reported holds its truth with at least 1 - alpha probability, so peeking does not inflate false PASS/FAIL.
+- **Blocks.** A block gives every series (or duet pair) one trial per step; steps keep their
+  order (rates rising: a cold app hit at once with a high rate stays congested); the series'
+  order is drawn per step from a generator seeded by (seed, block), so it is reproducible and
+  independent of the blocks before.
+- **Invocations.** Every app restarts every RESTART_EVERY blocks, at the same boundary in a
+  random order, so blocks nest in invocations and JIT/layout luck is sampled, not frozen in.
+- **Warm blocks.** After a restart, whole blocks run unanalysed: at least WARM_BLOCKS, more
+  until settle(), at most MAX_WARM_BLOCKS (a series still getting cheaper is flagged). Without
+  them (seed 2311, docs/statistics.md) the first block after a start cost 1.4-3.6x the CPU per
+  request of the second; with one warm block still 1.19-1.47x: JIT and heap were settling.
+- **Duet.** With PAIRS, a trial loads two series at once; which starts first alternates, so a
+  start-order advantage cancels.
+- **Stopping.** Intervals are looked at only at planned block counts (looks()) and alpha is
+  spent over them (look_alpha(), Bonferroni), so peeking does not inflate false PASS/FAIL.
 """
 from __future__ import annotations
 
@@ -36,26 +30,29 @@ from harness.analysis import stats
 
 ALPHA = 0.05
 RHO = 2           # alpha spent up to a look: ALPHA * (blocks / last look's blocks) ** RHO
-MIN_BLOCKS = 8     # with restarts every 2 blocks: 4 invocations, 3 degrees of freedom at the first look
+MIN_BLOCKS = 8     # restarts every 2 blocks: 4 invocations, 3 degrees of freedom at the first look
 N_LOOKS = 3
-SETTLE_WITHIN = 0.10   # settled when a block's CPU per request (all series and steps) fell at most this from the last
+# settled when a block's CPU per request (all series and steps) fell at most this from the last
+SETTLE_WITHIN = 0.10
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What a run measures: SERIES (app per series), STEPS [(scenario, rate)], SEED, apps restarted every
-    RESTART_EVERY blocks; PAIRS non-empty = the duet design (those pairs loaded together), else interleaved."""
+    """What a run measures: SERIES (app per series), STEPS [(scenario, rate)], SEED, restarts
+    every RESTART_EVERY blocks; PAIRS non-empty = the duet design, else interleaved."""
     series: tuple
     steps: tuple
     seed: int
     restart_every: int = 2
     pairs: tuple = ()
-    warm_blocks: int = 1          # the least warm blocks after a restart (the time model counts these)
-    max_warm_blocks: int = 1      # the most, while a series has not settled
-    later: tuple = ()             # (from block, restart every or 0: none): the allocation chosen mid-run (allocate())
+    warm_blocks: int = 1      # the least warm blocks after a restart (the time model counts these)
+    max_warm_blocks: int = 1  # the most, while a series has not settled
+    # (from block, restart every or 0: none): the allocation chosen mid-run (allocate())
+    later: tuple = ()
 
     def __post_init__(self):
-        if self.restart_every < 1 or self.warm_blocks < 0 or self.max_warm_blocks < self.warm_blocks:
+        if (self.restart_every < 1 or self.warm_blocks < 0
+                or self.max_warm_blocks < self.warm_blocks):
             raise ValueError("restart_every is at least 1, 0 <= warm_blocks <= max_warm_blocks")
         if len(set(self.series)) != len(self.series) or not self.series or not self.steps:
             raise ValueError("series (distinct) and steps must not be empty")
@@ -66,7 +63,7 @@ class Plan:
 
 @dataclass(frozen=True)
 class Trial:
-    """One trial: SERIES loaded at once (one, or two in start order for a duet) at (SCENARIO, RATE)."""
+    """One trial: SERIES loaded at once (one, or two in start order: duet) at (SCENARIO, RATE)."""
     block: int
     position: int      # place in the block, 0-based
     scenario: str
@@ -75,10 +72,9 @@ class Trial:
     invocation: int    # every series' app invocation in this block (restarts are synchronous)
 
     def records(self):
-        """The identifying part of this trial's records, one per series; the runner adds what it measured:
-        requests, ok, duration_s, cpu_ms_per_req, p99_ok_ms, rss_mib, error (see docs/statistics.md)."""
-        return [{"block": self.block, "position": self.position, "scenario": self.scenario, "rate": self.rate,
-                 "series": s, "invocation": self.invocation,
+        """The identifying part of this trial's records, one per series (docs/statistics.md)."""
+        return [{"block": self.block, "position": self.position, "scenario": self.scenario,
+                 "rate": self.rate, "series": s, "invocation": self.invocation,
                  "duet_with": next((o for o in self.series if o != s), None)} for s in self.series]
 
 
@@ -87,8 +83,7 @@ def _rng(plan, block):
 
 
 def invocation(plan, block):
-    """The app invocation (0, 1, ...) every series uses in BLOCK: a restart every Plan.restart_every blocks, from
-    Plan.later's block on every Plan.later's blocks (a block count that is a restart boundary either way)."""
+    """The app invocation (0, 1, ...) every series uses in BLOCK, honouring Plan.later."""
     if plan.later and block >= plan.later[0]:
         start, every = plan.later
         if not every:                 # no further restart fits the budget: the apps running go on
@@ -98,8 +93,7 @@ def invocation(plan, block):
 
 
 def restarts(plan, block):
-    """The series whose app is restarted (and warmed) before BLOCK, in the order to do it; [] when none. Block 0
-    starts every app (the runner's first start, in this order too)."""
+    """The series restarted (and warmed) before BLOCK, in order; [] when none (block 0: all)."""
     if block and invocation(plan, block) == invocation(plan, block - 1):
         return []
     return [plan.series[i] for i in _rng(plan, block).permutation(len(plan.series))]
@@ -108,7 +102,7 @@ def restarts(plan, block):
 def block_trials(plan, block):
     """[Trial] of BLOCK in the order to run them."""
     rng = _rng(plan, block)
-    rng.permutation(len(plan.series))                 # the restart order's draw (restarts()), kept in step
+    rng.permutation(len(plan.series))   # the restart order's draw (restarts()), kept in step
     units = [tuple(p) for p in plan.pairs] or [(s,) for s in plan.series]
     out = []
     for k, (scenario, rate) in enumerate(plan.steps):
@@ -121,13 +115,13 @@ def block_trials(plan, block):
 
 
 def warm_trials(plan, block):
-    """[Trial] of the warm blocks run before BLOCK (after its restarts; [] when BLOCK restarts nothing): the
-    block's own trials and order, repeated WARM_BLOCKS times."""
+    """[Trial] of the warm blocks run before BLOCK ([] when BLOCK restarts nothing): its own
+    trials, repeated WARM_BLOCKS times."""
     return block_trials(plan, block) * plan.warm_blocks if restarts(plan, block) else []
 
 
 def schedule(plan, blocks):
-    """The whole run for BLOCKS blocks: [("restart", series) | ("warm", Trial) | ("trial", Trial)] in order."""
+    """BLOCKS blocks' run in order: [("restart", series) | ("warm", Trial) | ("trial", Trial)]."""
     out = []
     for b in range(blocks):
         out += [("restart", s) for s in restarts(plan, b)]
@@ -136,11 +130,11 @@ def schedule(plan, blocks):
     return out
 
 
-# ---------------------------------------------------------------------------------------------- time
+# -------------------------------------------------------------------------------- time
 @dataclass(frozen=True)
 class Timing:
-    """Seconds per part of a run: one trial's measured part, its ramp-in and the gap after it; one app start and
-    its warm-up; WARM_TOGETHER when the apps of a restart are started and warmed at the same time."""
+    """Seconds per part of a run: a trial, its ramp-in and gap; an app start and its warm-up;
+    WARM_TOGETHER when a restart's apps start and warm at the same time."""
     trial_s: float = 5.0
     ramp_s: float = 1.0
     gap_s: float = 1.0
@@ -150,14 +144,14 @@ class Timing:
 
 
 def duration_s(plan, blocks, timing=Timing()):
-    """Estimated seconds of a run of BLOCKS blocks: trials plus every restart (the first start included) with its
-    warm blocks."""
+    """Estimated seconds of BLOCKS blocks: trials plus every restart with its warm blocks."""
     per_trial = timing.ramp_s + timing.trial_s + timing.gap_s
     per_block = len(plan.steps) * len(plan.pairs or plan.series)
     n_restarts = sum(1 for b in range(blocks) if restarts(plan, b))
     restart = timing.start_s + timing.warmup_s
     per_restart = restart if timing.warm_together else restart * len(plan.series)
-    return (blocks + n_restarts * plan.warm_blocks) * per_block * per_trial + n_restarts * per_restart
+    return ((blocks + n_restarts * plan.warm_blocks) * per_block * per_trial
+            + n_restarts * per_restart)
 
 
 def max_blocks(plan, budget_s, timing=Timing()):
@@ -168,20 +162,21 @@ def max_blocks(plan, budget_s, timing=Timing()):
     return n
 
 
-# ---------------------------------------------------------------------------------------------- stopping
+# -------------------------------------------------------------------------------- stopping
 def looks(min_blocks, max_blocks, n_looks=N_LOOKS):
-    """The planned block counts at which the run looks at its intervals: MIN_BLOCKS, then evenly up to MAX_BLOCKS
-    (at most N_LOOKS looks). [] when MAX_BLOCKS < MIN_BLOCKS: the budget is too small for a verdict."""
+    """The planned block counts at which the run looks: MIN_BLOCKS, then evenly up to MAX_BLOCKS.
+    [] when MAX_BLOCKS < MIN_BLOCKS: the budget is too small for a verdict."""
     if max_blocks < min_blocks:
         return []
     if n_looks <= 1 or max_blocks == min_blocks:
         return [max_blocks]
-    return sorted({round(min_blocks + k * (max_blocks - min_blocks) / (n_looks - 1)) for k in range(n_looks)})
+    return sorted({round(min_blocks + k * (max_blocks - min_blocks) / (n_looks - 1))
+                   for k in range(n_looks)})
 
 
 def look_alpha(plan_looks, blocks, alpha=ALPHA, rho=RHO):
-    """The error rate to spend at a look after BLOCKS blocks: its planned share if BLOCKS is a planned look, or all
-    that is left when the budget ended between looks (a last, unplanned look). 0 before the first look."""
+    """The error rate to spend at a look after BLOCKS blocks: its planned share, or all that is
+    left at an unplanned last look. 0 before the first look."""
     if not plan_looks or blocks < plan_looks[0]:
         return 0.0
 
@@ -194,41 +189,39 @@ def look_alpha(plan_looks, blocks, alpha=ALPHA, rho=RHO):
 
 
 def look_level(plan_looks, blocks, alpha=ALPHA, rho=RHO):
-    """The confidence level of the intervals at a look after BLOCKS blocks (stats.analyse's LEVEL)."""
+    """The intervals' confidence level at a look after BLOCKS blocks (stats.analyse's LEVEL)."""
     return 1 - look_alpha(plan_looks, blocks, alpha, rho)
 
 
 def look_at(plan_looks, blocks, budget_left):
-    """The confidence level to analyse at after BLOCKS blocks, or None when this is no look: a planned look, or a
-    last one when the budget has run out (BUDGET_LEFT false: another block would not fit)."""
+    """The confidence level to analyse at after BLOCKS blocks, or None when this is no look
+    (a planned look, or a last one when BUDGET_LEFT is false)."""
     if blocks in plan_looks or (not budget_left and plan_looks and blocks >= plan_looks[0]):
         return look_level(plan_looks, blocks)
     return None
 
 
 def moved_look(plan_looks, blocks, budget_left):
-    """PLAN_LOOKS, or, for a plan of one look reached after BLOCKS blocks with BUDGET_LEFT (the time model foresaw
-    fewer blocks than the budget holds: a restart cheaper than estimated, fewer of them after the allocation), that
-    look moved one block on: one look spends the whole error rate wherever it is, so it is taken when the budget
-    ends rather than with time left."""
+    """PLAN_LOOKS, or a single look reached with BUDGET_LEFT moved one block on: one look spends
+    the whole error rate wherever it is, so it is taken when the budget ends."""
     if len(plan_looks) == 1 and blocks == plan_looks[0] and budget_left:
         return [blocks + 1]
     return plan_looks
 
 
 def should_stop(plan_looks, blocks, undecided, budget_left):
-    """True when the run stops after BLOCKS blocks: at a planned look with every target decided (UNDECIDED: how
-    many are still INCONCLUSIVE there), at the last planned look, or when BUDGET_LEFT (bool) has run out."""
+    """True when the run stops after BLOCKS blocks: at a planned look with every target decided
+    (UNDECIDED == 0), at the last planned look, or when BUDGET_LEFT has run out."""
     if not budget_left or (plan_looks and blocks >= plan_looks[-1]):
         return True
     return blocks in plan_looks and undecided == 0
 
 
-# ---------------------------------------------------------------------------------------------- allocation
+# -------------------------------------------------------------------------------- allocation
 @dataclass(frozen=True)
 class Components:
-    """Kalibera and Jones' two levels of a run's noise, on the per-block log ratios of its pairs: BETWEEN the app
-    invocations and WITHIN one (between its blocks), variances; N_INV invocations, N_BLOCKS blocks."""
+    """Kalibera and Jones' two noise levels of the per-block log ratios: BETWEEN invocations and
+    WITHIN one, variances; N_INV invocations, N_BLOCKS blocks."""
     between: float
     within: float
     n_inv: int
@@ -236,8 +229,8 @@ class Components:
 
 
 def components(log_ratios, invocations):
-    """The variance components (one-way random effects, method of moments) of LOG_RATIOS grouped by INVOCATIONS
-    (one key a value); None with fewer than 2 invocations or no invocation with 2 blocks."""
+    """The variance components (one-way random effects, moments) of LOG_RATIOS grouped by
+    INVOCATIONS; None with fewer than 2 invocations or no invocation with 2 blocks."""
     groups = {}
     for y, k in zip(log_ratios, invocations, strict=True):
         groups.setdefault(k, []).append(y)
@@ -245,7 +238,8 @@ def components(log_ratios, invocations):
     df_within = sum(n - 1 for n in sizes)
     if len(groups) < 2 or df_within < 1:
         return None
-    within = sum(sum((y - statistics.fmean(g)) ** 2 for y in g) for g in groups.values()) / df_within
+    within = sum(sum((y - statistics.fmean(g)) ** 2 for y in g)
+                 for g in groups.values()) / df_within
     means = [statistics.fmean(g) for g in groups.values()]
     n_bar = len(log_ratios) / len(groups)
     between = max(0.0, statistics.variance(means) - within / n_bar)
@@ -253,8 +247,8 @@ def components(log_ratios, invocations):
 
 
 def components_of(records, pairs, steps):
-    """components() of RECORDS' per-block log ratios of CPU per request for PAIRS at STEPS [(scenario, rate)], each
-    pair and step centred on its mean, a pair's blocks grouped by invocation."""
+    """components() of RECORDS' per-block CPU-per-request log ratios for PAIRS at STEPS, each
+    pair and step centred on its mean."""
     ys, keys = [], []
     for a, b in pairs:
         for sc, rate in steps:
@@ -267,9 +261,8 @@ def components_of(records, pairs, steps):
 
 
 def half_width(comp, n_inv, n_blocks=math.inf, level=1 - ALPHA):
-    """The relative half-width (0.10 = +-10 %) the noise COMP leaves to an interval over N_INV invocations and
-    N_BLOCKS blocks in all (stats.interval's: t on N_INV - 1 degrees of freedom); with N_BLOCKS infinite, the floor
-    no number of blocks inside the invocations gets under. inf below 2 invocations."""
+    """The relative half-width (0.10 = +-10 %) the noise COMP leaves over N_INV invocations and
+    N_BLOCKS blocks (t on N_INV - 1 df); inf below 2 invocations."""
     if n_inv < 2:
         return math.inf
     return math.exp(sps.t.ppf(1 - (1 - level) / 2, n_inv - 1)
@@ -277,20 +270,17 @@ def half_width(comp, n_inv, n_blocks=math.inf, level=1 - ALPHA):
 
 
 def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None, done=(0, 0)):
-    """Blocks per invocation that make the interval narrowest, an invocation costing INVOCATION_S (start, warm-up,
-    warm blocks) and a block BLOCK_S. Without LEFT_S: Kalibera and Jones' optimum for the mean's variance
-    (between / I + within / (I B)) in a given time, B = sqrt(INVOCATION_S within / (BLOCK_S between)), rounded,
-    1..MOST (MOST when the invocations do not differ). With LEFT_S, the seconds of budget left after DONE
-    (invocations, blocks) so far: the B of 1..MOST whose run ends with the narrowest t interval, t's quantile on
-    I - 1 degrees of freedom (the intervals' standard error is the invocations'), so a few long invocations lose to
-    more short ones unless the blocks inside one vary much more than the invocations; 0 when not one more invocation
-    fits in LEFT_S (no more restarts: the running apps go on with the blocks that fit)."""
+    """Blocks per invocation that make the interval narrowest. Without LEFT_S: Kalibera and
+    Jones' optimum B = sqrt(INVOCATION_S within / (BLOCK_S between)), 1..MOST. With LEFT_S
+    (budget left after DONE (invocations, blocks)): the B whose run ends with the narrowest t
+    interval; 0 when not one more invocation fits."""
     if left_s is not None and left_s < invocation_s + block_s:
         return 0
     if left_s is None:
         if comp.between <= 0:
             return most
-        return max(1, min(most, round(math.sqrt(invocation_s * comp.within / (block_s * comp.between)))))
+        return max(1, min(most, round(math.sqrt(invocation_s * comp.within
+                                                / (block_s * comp.between)))))
 
     def width(b):
         new = int(left_s // (invocation_s + b * block_s))
@@ -299,19 +289,17 @@ def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None,
 
 
 def allocate(plan, block, comp, invocation_s, block_s, left_s=None, done=(0, 0)):
-    """PLAN with restarts every best_blocks_per_invocation() blocks from BLOCK (a restart boundary) on."""
-    return dataclasses.replace(plan, later=(block, best_blocks_per_invocation(comp, invocation_s, block_s,
-                                                                              left_s=left_s, done=done)))
+    """PLAN restarting every best_blocks_per_invocation() blocks from BLOCK (a boundary) on."""
+    return dataclasses.replace(plan, later=(block, best_blocks_per_invocation(
+        comp, invocation_s, block_s, left_s=left_s, done=done)))
 
 
 def settle(prev, last, within=SETTLE_WITHIN):
-    """(settled, {series: change}) from warm block PREV's records to LAST's. A series' change is the geometric mean
-    over its steps of CPU per request in LAST over PREV, minus 1 (negative: cheaper; None without a pair of figures).
-    Settled: the geometric mean over every series and step fell by at most WITHIN, and no figure is missing.
-    One-sided, because a warming JVM gets cheaper (JIT, caches) and a rise is noise; pooled over the block, because
-    one 3 s trial moves 20-80 % here and a block's mean over its trials far less: the rule it replaces (every step of
-    every series within 10 %) took noise for warming and ran the most warm blocks after every start (default run,
-    seed 2611: 3 of 3 each time, 245 s a restart)."""
+    """(settled, {series: change}) from warm block PREV's records to LAST's. A change is the
+    geometric mean over steps of LAST/PREV CPU per request minus 1 (None without figures).
+    Settled: pooled over the block it fell at most WITHIN, nothing missing. One-sided (a
+    warming JVM gets cheaper) and pooled (one 3 s trial moves 20-80 %): the per-step rule it
+    replaces ran the most warm blocks every start (seed 2611: 245 s a restart)."""
     def cpu(recs):
         return {(r["series"], r["scenario"], r["rate"]): r["cpu_ms_per_req"] for r in recs}
     a, b = cpu(prev), cpu(last)
@@ -325,14 +313,16 @@ def settle(prev, last, within=SETTLE_WITHIN):
             complete = False
     every = [y for ys in logs.values() for y in ys]
     settled = complete and bool(every) and math.exp(statistics.fmean(every)) - 1 >= -within
-    return settled, {series: math.exp(statistics.fmean(ys)) - 1 if ys else None for series, ys in logs.items()}
+    return settled, {series: math.exp(statistics.fmean(ys)) - 1 if ys else None
+                     for series, ys in logs.items()}
 
 
 def settling(warm, measured, block):
-    """The median over series and steps of a warm trial's CPU per request over the same series' and step's in
-    BLOCK (the first measured block after a start): about 1 when the warm block left the apps steady."""
+    """The median over series and steps of a warm trial's CPU per request over the same in BLOCK
+    (the first measured block after a start): about 1 when the warm block left apps steady."""
     first = {(r["series"], r["scenario"], r["rate"]): r["cpu_ms_per_req"] for r in measured
              if r["block"] == block and r["cpu_ms_per_req"]}
-    ratios = [r["cpu_ms_per_req"] / first[k] for r in warm if r["block"] == block and r["cpu_ms_per_req"]
+    ratios = [r["cpu_ms_per_req"] / first[k] for r in warm
+              if r["block"] == block and r["cpu_ms_per_req"]
               and (k := (r["series"], r["scenario"], r["rate"])) in first]
     return statistics.median(ratios) if ratios else float("nan")

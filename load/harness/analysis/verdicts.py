@@ -1,4 +1,4 @@
-"""What the rows say: the targets judged against the A/A noise, what limited io, and coherent medians over runs."""
+"""What the rows say: the targets judged against A/A noise, what limited io, medians over runs."""
 import os
 import re
 
@@ -14,18 +14,20 @@ from harness.analysis.steps import (
 )
 
 
-# ---------------------------------------------------------------------------------------------- targets
+# ------------------------------------------------------------------------------------- targets
 def _rows(rows, sc, mode, tool):
-    return sorted((r for r in rows if r["scenario"] == sc and r["mode"] == mode and r["tool"] == tool),
+    return sorted((r for r in rows
+                   if r["scenario"] == sc and r["mode"] == mode and r["tool"] == tool),
                   key=lambda r: float(r["load"] or 0))
 
 
 def _full(r):
-    return r["success_pct"] == 100.0 and not re.search(r"BELOW_RATE|LOW_SEND_RATE|NO_", r["flags"] or "")
+    return r["success_pct"] == 100.0 and not re.search(r"BELOW_RATE|LOW_SEND_RATE|NO_",
+                                                         r["flags"] or "")
 
 
 def _p99(r):
-    """The latency the targets judge: successes only (the error rate is judged beside it, by _full)."""
+    """The latency the targets judge: successes only (the error rate is judged by _full)."""
     return r["p99_ok_ms"] if r.get("p99_ok_ms") is not None else r["p99_ms"]
 
 
@@ -46,8 +48,8 @@ def _value(r, key):
 
 
 def _ratios(rows, sc, key, both_full, mode="virtual", base="reactive"):
-    """[(rate, MODE's KEY / BASE's KEY)] over the Vegeta rates both ran, where BASE (and, with both_full, MODE too)
-    served fully."""
+    """[(rate, MODE's KEY / BASE's KEY)] over the Vegeta rates both ran, where BASE (and, with
+    both_full, MODE too) served fully."""
     other = {(float(r["load"]), r["params"]): r for r in _rows(rows, sc, mode, "vegeta")}
     out = []
     for r in _rows(rows, sc, base, "vegeta"):
@@ -58,18 +60,21 @@ def _ratios(rows, sc, key, both_full, mode="virtual", base="reactive"):
 
 
 def aa_spread(rows, sc, key):
-    """{rate: |second / first - 1|} of the A/A pair (one mode measured twice in this run) for KEY; {} without one."""
+    """{rate: |second / first - 1|} of the A/A pair (one mode measured twice in this run) for KEY;
+    {} without one."""
     spread = {}
-    for aa in sorted({r["mode"] for r in rows if r["scenario"] == sc and r["mode"].endswith(AA_SUFFIX)}):
-        for load, x in _ratios(rows, sc, key, both_full=True, mode=aa, base=aa.removesuffix(AA_SUFFIX)):
+    for aa in sorted({r["mode"] for r in rows
+                      if r["scenario"] == sc and r["mode"].endswith(AA_SUFFIX)}):
+        for load, x in _ratios(rows, sc, key, both_full=True, mode=aa,
+                               base=aa.removesuffix(AA_SUFFIX)):
             spread[load] = max(spread.get(load, 0.0), abs(x - 1))
     return spread
 
 
 def ratio_verdict(ratios, limit, spread):
-    """PASS / FAIL / within noise for ratios [(rate, x)] against 'x <= LIMIT'. A difference between the modes no
-    larger than the A/A spread at that rate (|x - 1| <= spread) cannot be told from noise: a target missed only
-    at such rates, or met only because every rate was such, is 'within noise'."""
+    """PASS / FAIL / within noise for ratios [(rate, x)] against 'x <= LIMIT'. A difference no
+    larger than the A/A spread at that rate (|x - 1| <= spread) is noise: a target missed only at
+    such rates, or met only because every rate was such, is 'within noise'."""
     if not ratios:
         return "n/a"
 
@@ -85,7 +90,8 @@ def ratio_verdict(ratios, limit, spread):
 
 
 def _noise_note(spread):
-    return ("; A/A spread " + ", ".join(f"{fmt(load, 0)}/s {100 * v:.0f}%" for load, v in sorted(spread.items()))
+    return ("; A/A spread " + ", ".join(f"{fmt(load, 0)}/s {100 * v:.0f}%"
+                                        for load, v in sorted(spread.items()))
             if spread else "")
 
 
@@ -97,40 +103,45 @@ def _verdict(ok):
 def _capacity_targets(rows, worker_pool):
     """The worker's ceiling, cpu throughput and pinning targets: [(target, measured, verdict)]."""
     out = []
-    wk = [r for r in _rows(rows, "io", "worker", "hey") if float(r["load"]) >= worker_pool]   # enough in flight
+    # enough in flight
+    wk = [r for r in _rows(rows, "io", "worker", "hey") if float(r["load"]) >= worker_pool]
     if wk:
         best = max(wk, key=lambda r: r["achieved_rps"] or 0)
         ceil = worker_ceiling("io", best["params"], worker_pool)
         if ceil:
             out.append(("io: worker sustains >= 90% of its Little's-law ceiling (hey)",
-                        f"{fmt(best['achieved_rps'], 0)} req/s at {fmt(best['load'], 0)} in flight = "
-                        f"{100 * (best['achieved_rps'] or 0) / ceil:.0f}% of {ceil:,.0f}",
+                        f"{fmt(best['achieved_rps'], 0)} req/s at {fmt(best['load'], 0)} in flight "
+                        f"= {100 * (best['achieved_rps'] or 0) / ceil:.0f}% of {ceil:,.0f}",
                         _verdict((best["achieved_rps"] or 0) >= 0.9 * ceil)))
     cpu = {}
     for r in rows:
-        if r["scenario"] == "cpu" and r["tool"] == "hey" and r["achieved_rps"] and not r["mode"].endswith(AA_SUFFIX):
+        if (r["scenario"] == "cpu" and r["tool"] == "hey" and r["achieved_rps"]
+                and not r["mode"].endswith(AA_SUFFIX)):
             cpu.setdefault(float(r["load"]), {})[r["mode"]] = r["achieved_rps"]
-    # throughput is a capacity figure: judged at the highest concurrency (cores saturated); at low concurrency
-    # a closed loop measures latency, where the event loop saves the thread hand-offs of the other modes
+    # throughput is a capacity figure: judged at the highest concurrency (cores saturated); at low
+    # concurrency a closed loop measures latency, where the event loop saves the thread hand-offs
     if cpu:
         load, by_mode = max(cpu.items())
         if len(by_mode) >= 2:
             spread = max(by_mode.values()) / min(by_mode.values()) - 1
-            out.append((f"cpu, hey {fmt(load, 0)} in flight (the highest level): modes within 10% in throughput",
-                        ", ".join(f"{m} {fmt(v, 0)}/s" for m, v in by_mode.items()), _verdict(spread <= 0.10)))
-    pin = [r for r in rows
-           if r["scenario"] == "pinning" and r["mode"] == "virtual" and r["pinned_events"] is not None]
+            out.append((f"cpu, hey {fmt(load, 0)} in flight (the highest level): "
+                        "modes within 10% in throughput",
+                        ", ".join(f"{m} {fmt(v, 0)}/s" for m, v in by_mode.items()),
+                        _verdict(spread <= 0.10)))
+    pin = [r for r in rows if r["scenario"] == "pinning" and r["mode"] == "virtual"
+           and r["pinned_events"] is not None]
     if pin:
         n = sum(r["pinned_events"] for r in pin)
-        out.append(("pinning (synchronized), virtual: 0 pinned events (JEP 491, JDK 24+)", f"{n:g} events",
-                    _verdict(n == 0)))
+        out.append(("pinning (synchronized), virtual: 0 pinned events (JEP 491, JDK 24+)",
+                    f"{n:g} events", _verdict(n == 0)))
     return out
 
 
 def targets(rows, worker_pool):
-    """The performance targets (docs/results.md "Targets") checked on these rows: -> [(target, measured, verdict)],
-    verdict PASS / FAIL / within noise / n/a (not enough rows to judge). Latency is judged on successes only.
-    WORKER_POOL (the worker pool's size) sets the worker's ceiling and the hey levels that can reach it."""
+    """The performance targets (docs/results.md "Targets") checked on these rows: -> [(target,
+    measured, verdict)], verdict PASS / FAIL / within noise / n/a (too few rows); latency on
+    successes only. WORKER_POOL (the pool's size) sets the worker's ceiling and the hey levels
+    that can reach it."""
     out = []
     names = series_names(rows)
     virtuals = [m for m in names if m.split("+")[0] == "virtual" and not m.endswith(AA_SUFFIX)]
@@ -146,8 +157,8 @@ def targets(rows, worker_pool):
         ratios = _ratios(rows, sc, key, both_full, mode=mode)
         if ratios:
             spread = aa_spread(rows, sc, key)
-            out.append((name, ", ".join(f"{fmt(load, 0)}/s {x:.2f}x" for load, x in ratios) + _noise_note(spread),
-                        ratio_verdict(ratios, limit, spread)))
+            out.append((name, ", ".join(f"{fmt(load, 0)}/s {x:.2f}x" for load, x in ratios)
+                        + _noise_note(spread), ratio_verdict(ratios, limit, spread)))
 
     for sc in ("io", "fanout", "db", "checkout"):
         reactive = _rows(rows, sc, "reactive", "vegeta")
@@ -167,31 +178,33 @@ def targets(rows, worker_pool):
     for sc in ("io", "fanout"):
         for v in virtuals:
             for key, label in (("cpu_ms_per_req", "CPU ms/req"), ("rss_peak_mib", "peak RSS")):
-                ratio_target(f"{sc}: {v} {label} <= 1.2 x reactive's (steps both serve fully)", sc, key, 1.2, True, v)
+                ratio_target(f"{sc}: {v} {label} <= 1.2 x reactive's (steps both serve fully)",
+                             sc, key, 1.2, True, v)
     # the socket delay client (docs/blocking-client.md): virtual at its cheapest
     for v in [m for m in virtuals if m.endswith("+socket")]:
         for sc in ("io", "fanout"):
             ratio_target(f"{sc}: {v} CPU ms/req <= 1.0 x reactive's (steps both serve fully)",
                          sc, "cpu_ms_per_req", 1.0, True, v)
-        cut = [(load, x) for load, x in _ratios(rows, "io", "cpu_ms_per_req", True, mode=v, base="virtual")
-               if load in (2500, 4000)]
+        cut = [(load, x) for load, x in _ratios(rows, "io", "cpu_ms_per_req", True, mode=v,
+                                                base="virtual") if load in (2500, 4000)]
         if cut:
             spread = aa_spread(rows, "io", "cpu_ms_per_req")
-            out.append((f"io: {v} CPU ms/req <= 0.8 x virtual's with the REST client at 2,500 and 4,000 req/s",
-                        ", ".join(f"{fmt(load, 0)}/s {x:.2f}x" for load, x in cut) + _noise_note(spread),
-                        ratio_verdict(cut, 0.8, spread)))
+            out.append((f"io: {v} CPU ms/req <= 0.8 x virtual's with the REST client "
+                        "at 2,500 and 4,000 req/s",
+                        ", ".join(f"{fmt(load, 0)}/s {x:.2f}x" for load, x in cut)
+                        + _noise_note(spread), ratio_verdict(cut, 0.8, spread)))
     out += _capacity_targets(rows, worker_pool)
     return out
 
 
 def saturation(rows, cores=None, app_cores=None):
-    """Per io series: the highest Vegeta rate with 100% success and p99 (successes) under 2x the delay, and what
-    limited the next rate: [(series, rate or None, limit text)]. A process is the limit when it used >= 90% of
-    the cores it may use (the app: its cpus share or all; Vegeta and the delay service: one core each as a
-    floor); else the machine when all its cores together were >= 80% busy (database, kernel and sampler included;
-    processes' sum when the machine's reading is missing; on shared cores the run queue, and so latency, grows long
-    before they are full), but first, with the app on its own cores, the other cores when the busiest of them was
-    >= 90% busy; else no CPU (a pool or queue)."""
+    """Per io series: the highest Vegeta rate with 100% success and p99 (successes) under 2x the
+    delay, and what limited the next rate: [(series, rate or None, limit text)]. The limit: a
+    process that used >= 90% of the cores it may use (the app: its cpus share or all; Vegeta, the
+    delay service: one core); with the app on its own cores, the other cores when the busiest was
+    >= 90% busy; else the machine when all cores together were >= 80% busy (processes' sum without
+    its reading; on shared cores the run queue, so latency, grows long before they are full); else
+    no CPU (a pool or queue)."""
     out = []
     cores = cores or os.cpu_count() or 1
     for mode in series_names([r for r in rows if r["scenario"] == "io"]):
@@ -203,7 +216,8 @@ def saturation(rows, cores=None, app_cores=None):
         best = _sustained_row(rows, "io", mode, limit)
         beyond = [r for r in veg if best is None or float(r["load"]) > float(best["load"])]
         if not beyond:
-            out.append((mode, best and float(best["load"]), "not reached: every rate was served (add higher --rates)"))
+            out.append((mode, best and float(best["load"]),
+                        "not reached: every rate was served (add higher --rates)"))
             continue
         r = beyond[0]
         app, gen, dly = (r.get(k) or 0 for k in ("cpu_pct", "gen_cpu_pct", "delay_cpu_pct"))
@@ -214,7 +228,8 @@ def saturation(rows, cores=None, app_cores=None):
             why = "the load generator's CPU"
         elif dly >= 90:
             why = "the delay service's CPU"
-        elif app_cores and busiest is not None and busiest >= 90:   # the app's own core was checked above
+        # the app's own core was checked above
+        elif app_cores and busiest is not None and busiest >= 90:
             why = "the cores left to the generator, delay service and database"
         elif (host if host is not None else app + gen + dly) >= 80 * cores:
             why = "the machine's CPU (app, generator, delay service, database and kernel together)"
@@ -222,15 +237,15 @@ def saturation(rows, cores=None, app_cores=None):
             why = "not CPU (a pool, a queue or a timeout)"
         machine = "" if host is None else f", machine {fmt(host, 0)}% of {cores * 100}%"
         out.append((mode, best and float(best["load"]),
-                    f"at {fmt(float(r['load']), 0)}/s: {fmt(r['success_pct'], 2)}% ok, p99 {fmt(_p99(r))} ms; "
-                    f"CPU app {fmt(app, 0)}%, Vegeta {fmt(gen, 0)}%, delay service {fmt(dly, 0)}%{machine} "
-                    f"(100% = one core) -> {why}"))
+                    f"at {fmt(float(r['load']), 0)}/s: {fmt(r['success_pct'], 2)}% ok, "
+                    f"p99 {fmt(_p99(r))} ms; CPU app {fmt(app, 0)}%, Vegeta {fmt(gen, 0)}%, "
+                    f"delay service {fmt(dly, 0)}%{machine} (100% = one core) -> {why}"))
     return out
 
 
 def saturation_over_runs(per_run):
-    """{series: [highest rate or None, one per run]} from one saturation() list per run: the median summary's rows mix
-    runs per step, so the saturation point over several runs is read from each run's own rows."""
+    """{series: [highest rate or None, one per run]} from one saturation() list per run: the median
+    summary's rows mix runs per step, so each run's saturation point is read from its own rows."""
     out = {}
     for k, sat in enumerate(per_run):
         for mode, rate, _ in sat:
@@ -250,16 +265,17 @@ def saturation_args(meta):
     return {"cores": num("cores"), "app_cores": num("app_cores")}
 
 
-# ---------------------------------------------------------------------------------------------- median
+# -------------------------------------------------------------------------------------- median
 def median_rows(runs_rows):
-    """One row per step key (scenario, params, mode, tool, load) over several runs' rows: the row of the run whose p99
-    (successes) is the median (the lower one of an even count), so every figure of it comes from one run; 'ranges'
-    holds min-max of each figure over the runs, flags carry their counts."""
+    """One row per step key (scenario, params, mode, tool, load) over several runs' rows: the row
+    of the run whose p99 (successes) is the median (the lower of an even count), so all its figures
+    come from one run; 'ranges' holds each figure's min-max over the runs, flags their counts."""
     groups = {}
     for k, rows in enumerate(runs_rows, 1):
         for r in rows:
             r = dict(r, run=k)
-            groups.setdefault((r["scenario"], r.get("params"), r["mode"], r["tool"], r["load"]), []).append(r)
+            groups.setdefault((r["scenario"], r.get("params"), r["mode"], r["tool"], r["load"]),
+                              []).append(r)
     out = []
     for group in groups.values():
         ranked = sorted(group, key=lambda r: (_p99(r) is None, _p99(r) or 0))
@@ -267,7 +283,8 @@ def median_rows(runs_rows):
         row = dict(known[(len(known) - 1) // 2])
         row["ranges"] = {}
         for k in FIELDS:
-            vals = [r.get(k) for r in group if isinstance(r.get(k), (int, float)) and not isinstance(r.get(k), bool)]
+            vals = [r.get(k) for r in group
+                    if isinstance(r.get(k), (int, float)) and not isinstance(r.get(k), bool)]
             if k not in TEXT_FIELDS and k not in ("load", "duration_s") and vals:
                 row["ranges"][k] = [min(vals), max(vals)]
         flags = {}

@@ -1,4 +1,4 @@
-"""The load generators behind one interface (base.py): Vegeta and Hyperfoil (open model), hey (closed model)."""
+"""The load generators behind one interface (base.py): Vegeta, Hyperfoil (open), hey (closed)."""
 from harness.drivers.hey import Hey
 from harness.drivers.hyperfoil import Hyperfoil
 from harness.drivers.vegeta import Vegeta
@@ -8,7 +8,7 @@ RATE_TOOLS = tuple(n for n, d in DRIVERS.items() if d.model == "rate")
 
 
 def is_rate(tool):
-    """True for a tool that sends at a rate (its steps' level is requests/s, a ramp-in precedes them)."""
+    """True for a tool that sends at a rate (its level is requests/s, a ramp-in precedes it)."""
     return tool in RATE_TOOLS
 
 
@@ -17,5 +17,5 @@ def unit(tool):
 
 
 def driver(name, binary):
-    """The driver NAME ('vegeta', 'hyperfoil', 'hey') running BINARY (Hyperfoil: its runner's command)."""
+    """The driver NAME ('vegeta', 'hyperfoil', 'hey') running BINARY (Hyperfoil: runner command)."""
     return DRIVERS[name](binary)

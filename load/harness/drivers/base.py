@@ -1,6 +1,6 @@
-"""The load drivers' one interface (docs/harness.md, the picture): send one request shape to a URL at a rate (the open
-model) or with a number in flight (the closed model) for a duration, then read back one Result. Adding a driver is
-one module with a class of this shape (`name`, `model`, `start`, `finish`, `result`) and its test."""
+"""The load drivers' one interface (docs/harness.md, the picture): send a request shape to a URL at
+a rate (open model) or with a number in flight (closed model) for a duration, then read one Result.
+A new driver: a module with a class of this shape (name, model, start, finish, result), a test."""
 from __future__ import annotations
 
 import os
@@ -22,34 +22,35 @@ class Target:
 
 @dataclass(frozen=True)
 class Load:
-    """How much and for how long: LEVEL requests/s (model "rate") or in flight (model "concurrency")."""
+    """How much, how long: LEVEL requests/s (model "rate") or in flight (model "concurrency")."""
     level: int
     duration_ms: int
     timeout_s: float = 10.0
     extra: tuple = ()          # the tool's own extra flags (a scale level's connections, h2c, ...)
-    ramp_ms: int = 0           # the first RAMP_MS of the duration are a ramp-in, not measured (Hyperfoil: a phase)
+    ramp_ms: int = 0           # the first RAMP_MS: a ramp-in, not measured (Hyperfoil: a phase)
 
 
 @dataclass
 class Result:
-    """What a driver measured: latencies of every request and of the successes, status counts, errors, send rate."""
+    """What a driver measured: latencies (all, successes), status counts, errors, send rate."""
     tool: str
     requests: int = 0
     status: dict = field(default_factory=dict)      # "200" -> count; "0" for no answer
     errors: dict = field(default_factory=dict)      # error text -> count
-    all_ms: HdrHistogram = field(default_factory=lambda: histogram())     # the measured requests (after a ramp-in)
-    ok_ms: HdrHistogram = field(default_factory=lambda: histogram())      # the successes among them
-    every_ms: HdrHistogram = field(default_factory=lambda: histogram())   # every request, the ramp-in's too
+    all_ms: HdrHistogram = field(default_factory=lambda: histogram())    # measured: after a ramp-in
+    ok_ms: HdrHistogram = field(default_factory=lambda: histogram())     # the successes among them
+    every_ms: HdrHistogram = field(default_factory=lambda: histogram())  # all, the ramp-in's too
     max_ms: float | None = None                     # exact, of the measured requests
     sum_ms: float = 0.0
-    send_rate: float | None = None                  # requests/s the tool sent (None: a closed-model tool)
+    send_rate: float | None = None                  # requests/s the tool sent (None: closed model)
 
     @property
     def ok(self):
         return self.ok_ms.get_total_count()
 
     def record(self, ms, ok, measured=True):
-        v = min(max(1, round(ms * 1000)), HIGHEST_MS * 1000)   # microseconds: sub-millisecond answers keep their size
+        # microseconds: sub-millisecond answers keep their size
+        v = min(max(1, round(ms * 1000)), HIGHEST_MS * 1000)
         self.every_ms.record_value(v)
         if not measured:
             return
@@ -77,6 +78,6 @@ def is_loopback(url):
 
 
 def loopback_source(url):
-    """A fresh source address 127.0.0.2-251 for a loopback URL (each has its own ephemeral ports, so the TIME_WAIT
-    sockets one heavy run left do not use up the next one's); None for another host, which it cannot reach."""
+    """A fresh source address 127.0.0.2-251 for a loopback URL (its own ephemeral ports: one heavy
+    run's TIME_WAIT sockets spare the next run's); None for another host, which it cannot reach."""
     return f"127.0.0.{2 + int.from_bytes(os.urandom(1)) % 250}" if is_loopback(url) else None

@@ -1,5 +1,5 @@
-"""hey, the closed-model driver: it keeps N requests in flight, so it finds saturation throughput, but its latencies
-hide the queue (docs/harness.md). Results go to PREFIX.csv (answered requests only) and a text summary in the log."""
+"""hey, the closed-model driver: N requests in flight finds saturation throughput, but its latencies
+hide the queue (docs/harness.md). PREFIX.csv holds the answered requests; the log a text summary."""
 from __future__ import annotations
 
 from harness.drivers.base import Result
@@ -13,11 +13,11 @@ class Hey:
         self.binary = binary
 
     def start(self, ps, target, load, prefix, *, log_path=None, **_):
-        """Starts hey with LOAD.level requests in flight for LOAD.duration_ms -> its Proc; its CSV to PREFIX.csv."""
+        """Starts hey, LOAD.level in flight for LOAD.duration_ms -> its Proc; CSV to PREFIX.csv."""
         body = ["-T", "application/json", "-d", target.body] if target.body else []
         argv = [self.binary, "-z", f"{load.duration_ms}ms", "-c", str(load.level),
-                "-t", str(max(1, round(load.timeout_s))), "-m", target.method, *body, *load.extra, "-o", "csv",
-                target.url]
+                "-t", str(max(1, round(load.timeout_s))), "-m", target.method, *body, *load.extra,
+                "-o", "csv", target.url]
         with open(prefix + ".csv", "w") as out:
             return ps.start("hey", argv, log_path=log_path, stdout=out)
 
@@ -37,8 +37,8 @@ class Hey:
 
 
 def rows(path):
-    """-> list of (latency ms, status, end offset s) of the answered requests in a hey CSV (plain numbers, so
-    split() is enough: a fast error flood can leave millions of rows)."""
+    """-> list of (latency ms, status, end offset s) of the answered requests in a hey CSV
+    (plain split(): a fast error flood can leave millions of rows)."""
     out = []
     try:
         f = open(path)
@@ -47,7 +47,8 @@ def rows(path):
     with f:
         head = f.readline().strip().split(",")
         try:
-            i_lat, i_code, i_off = head.index("response-time"), head.index("status-code"), head.index("offset")
+            i_lat, i_code, i_off = (head.index("response-time"), head.index("status-code"),
+                                    head.index("offset"))
         except ValueError:
             return out
         for line in f:
@@ -61,8 +62,8 @@ def rows(path):
 
 
 def summary(path):
-    """The lines load/hey.sh prints (`vtvr-harness report hey-summary`) and a hey step's log ends with: requests,
-    throughput, status counts and latency percentiles of the answered requests in the CSV at PATH."""
+    """The lines load/hey.sh prints (`vtvr-harness report hey-summary`), ending a hey step's log:
+    requests, throughput, status counts and latency percentiles of the answered requests at PATH."""
     rows_ = rows(path)
     if not rows_:
         return ["no answered requests"]

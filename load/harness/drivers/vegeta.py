@@ -1,6 +1,6 @@
-"""Vegeta, the open-model driver: it sends at a fixed rate whatever the server does, so queueing shows as latency
-(no coordinated omission). The one module that starts `vegeta attack`; results go to PREFIX.bin (raw), PREFIX.json
-(its report) and a text report in the log."""
+"""Vegeta, the open-model driver: a fixed rate whatever the server does, so queueing shows as
+latency (no coordinated omission). The one module that starts `vegeta attack`; results go to
+PREFIX.bin (raw), PREFIX.json (its report) and a text report in the log."""
 from __future__ import annotations
 
 import csv
@@ -19,7 +19,7 @@ class Vegeta:
 
     @staticmethod
     def write_targets(path, targets, body_prefix=None):
-        """A Vegeta target file of TARGETS (drivers.base.Target); each body in BODY_PREFIX-N.json beside it."""
+        """A Vegeta target file of TARGETS (drivers.base.Target); bodies in BODY_PREFIX-N.json."""
         lines = []
         for i, t in enumerate(targets):
             lines.append(f"{t.method} {t.url}")
@@ -32,10 +32,11 @@ class Vegeta:
         with open(path, "w") as f:
             f.write("\n".join(lines) + "\n")
 
-    def start(self, ps, target, load, prefix, *, log_path=None, targets_file=None, name=None, interval=None):
-        """Starts sending TARGET (or the requests of TARGETS_FILE) at LOAD.level req/s for LOAD.duration_ms (None:
-        until stopped) -> its Proc; raw results to PREFIX.bin. INTERVAL: the whole duration's requests spread over it
-        in a different pace (a rate per INTERVAL, e.g. '1s')."""
+    def start(self, ps, target, load, prefix, *, log_path=None, targets_file=None, name=None,
+              interval=None):
+        """Sends TARGET (or TARGETS_FILE's requests) at LOAD.level req/s for LOAD.duration_ms (None:
+        until stopped) -> its Proc; raw results to PREFIX.bin. INTERVAL: the rate is per INTERVAL
+        (e.g. '1s') instead of per second."""
         if targets_file is None:
             targets_file = prefix + ".targets"
             self.write_targets(targets_file, [target], prefix + "-body")
@@ -43,47 +44,51 @@ class Vegeta:
         source = loopback_source(url)
         argv = [self.binary, "attack", "-targets", targets_file,
                 "-rate", f"{max(1, int(load.level))}/{interval or '1s'}",
-                "-timeout", f"{load.timeout_s:g}s", "-output", prefix + ".bin", *(["-laddr", source] if source else []),
+                "-timeout", f"{load.timeout_s:g}s", "-output", prefix + ".bin",
+                *(["-laddr", source] if source else []),
                 *(["-duration", f"{load.duration_ms}ms"] if load.duration_ms else []),
                 *(["-name", name] if name else []), *load.extra]
         return ps.start(f"vegeta {name or ''}".strip(), argv, log_path=log_path)
 
     def report(self, *bins):
         """Vegeta's own JSON report of one or more raw result files ({} when it has none)."""
-        r = subprocess.run([self.binary, "report", "-type", "json", *bins], capture_output=True, text=True)
+        r = subprocess.run([self.binary, "report", "-type", "json", *bins], capture_output=True,
+                           text=True)
         try:
             return json.loads(r.stdout)
         except ValueError:
             return {}
 
     def finish(self, prefix, log_path=None):
-        """PREFIX.json (the JSON report) and, in LOG_PATH, the text report, as `load/vegeta.sh` prints it."""
+        """PREFIX.json (the JSON report) and the text report in LOG_PATH, as load/vegeta.sh does."""
         rep = self.report(prefix + ".bin")
         with open(prefix + ".json", "w") as f:
             json.dump(rep, f)
         if log_path:
-            text = subprocess.run([self.binary, "report", "-type", "text", prefix + ".bin"], capture_output=True,
-                                  text=True).stdout
+            text = subprocess.run([self.binary, "report", "-type", "text", prefix + ".bin"],
+                                  capture_output=True, text=True).stdout
             with open(log_path, "a") as f:
                 f.write(text)
         return rep
 
     def encode(self, bin_path, to="csv"):
         with open(bin_path, "rb") as f:
-            out = subprocess.run([self.binary, "encode", "-to", to], stdin=f, capture_output=True, check=False)
+            out = subprocess.run([self.binary, "encode", "-to", to], stdin=f, capture_output=True,
+                                 check=False)
         return out.stdout.decode("utf-8", "replace") if out.returncode == 0 else None
 
     def result(self, prefix, ramp_in_s=0.0):
-        """The Result of PREFIX.bin: the requests sent after the first RAMP_IN_S seconds (status counts and errors of
-        every request)."""
+        """The Result of PREFIX.bin: the requests sent after the first RAMP_IN_S seconds (status
+        counts and errors of every request)."""
         text = self.encode(prefix + ".bin")
         return from_csv(text or "", ramp_in_s)
 
 
 def from_csv(text, ramp_in_s=0.0):
-    """A Result from `vegeta encode -to csv` (timestamp ns, code, latency ns, bytes out, bytes in, error, ...); a
-    success is what Vegeta counts as one: a 2xx/3xx status without an error."""
-    sent = [(int(r[0]), int(r[1]), int(r[2]) / 1e6, r[5]) for r in csv.reader(io.StringIO(text)) if len(r) >= 6]
+    """A Result from `vegeta encode -to csv` (timestamp ns, code, latency ns, bytes out, bytes in,
+    error, ...); a success as Vegeta counts one: a 2xx/3xx status without an error."""
+    sent = [(int(r[0]), int(r[1]), int(r[2]) / 1e6, r[5]) for r in csv.reader(io.StringIO(text))
+            if len(r) >= 6]
     res = Result("vegeta")
     for _, code, _, err in sent:
         res.status[str(code)] = res.status.get(str(code), 0) + 1

@@ -1,29 +1,26 @@
-"""The scenario catalogue as the app serves it (`GET /scenarios`, src/main/java/org/vtvr/web/CatalogueResource),
-turned into requests: a scenario name and a series (a mode, the floor, a ladder rung, the bare process) become method,
-path with query, expected status and body. load/ keeps no list of its own: scenarios, series and their paths,
-parameters, defaults and bounds all come from the app.
+"""The scenario catalogue as the app serves it (`GET /scenarios`, src/main/java/org/vtvr/web/
+CatalogueResource), turned into requests: a scenario and a series (a mode, the floor, a ladder
+rung, the bare process) become method, path with query, expected status and body. load/ keeps no
+list of its own: scenarios, series, paths, parameters, defaults and bounds all come from the app.
 
 Where the catalogue comes from, once per process (then cached in memory):
-  1. a running app, when one is named: `use(url=...)` (compare.sh --app-url, `vtvr-harness targets` with APP_URL);
-  2. otherwise the built app itself, before any app of the run is up (plans, --dry-run, the checks' settings): the
-     jar (or the native runner) is started briefly as the delay service (QUARKUS_PROFILE=delay, which needs no
-     database and still serves /scenarios) on a port of its choosing, asked once, and stopped. The answer is kept
-     in target/vtvr-catalogue.json with the jar's size and mtime, so the next process reads it from there until
-     the jar is rebuilt; a missing app is built first (./mvnw -B -q package -DskipTests). That jar is the one a
-     run starts, so the catalogue is the app's own; only its bounds (max) follow the default configuration, where
-     --app-url shows the running app's.
+  1. a running app when named: `use(url=...)` (--app-url, `vtvr-harness targets` with APP_URL);
+  2. else the built app, before any app of the run is up: the jar (or native runner) started
+     briefly as the delay service (QUARKUS_PROFILE=delay: no database, still serves /scenarios),
+     asked once and stopped; the answer kept in target/vtvr-catalogue.json with the jar's size
+     and mtime until a rebuild (a missing app is built first). It is the jar a run starts, so the
+     catalogue is the app's own; only its bounds (max) follow the default configuration;
   3. tests name a captured answer: `use(file=...)` (tests/fixtures/scenarios.json).
 
-The scenario parameters have one name each (PARAMS: compare's `--set delay=..`, `--set io_calls=..`, ... in
-capitals, and the environment variables of vegeta.sh and hey.sh); PARAM_ENV maps each onto the catalogue's parameter
-of the scenarios it sets, the one place that does. A parameter left unset takes the catalogue's default. A word
-parameter's other choices make scenarios of their own: pinning's lock=reentrant is `pinning-reentrant`. A scenario
-with a required parameter the harness cannot fill (order's id) is not a load scenario and is left out.
+Each scenario parameter has one name (PARAMS: `--set io_calls=..` in capitals, and vegeta.sh's
+and hey.sh's environment); PARAM_ENV maps each onto the catalogue's parameter, the one place that
+does. Unset: the catalogue's default. A word parameter's other choices are scenarios of their own
+(`pinning-reentrant`); one with a required parameter the harness can't fill (an order id) is out.
 
-A shape sets several parameters of one scenario in one text (SHAPES): WORKLOAD ('calls=3,delay=50,queries=2',
-compare's --workload) shapes the workload scenario, each item checked against the catalogue's bounds (Shape). A
-settings file (--settings, TOML) holds a shape, the loads to run it at, scenario parameters and the settings that have
-no flag; `--set NAME=VALUE` gives one of those on the command line (runs/options.py).
+A shape sets several parameters of one scenario in one text (SHAPES): WORKLOAD ('calls=3,delay=50',
+--workload), each item checked against the catalogue's bounds (Shape). A settings file (--settings,
+TOML) holds a shape, its loads, scenario parameters and the settings without a flag; `--set
+NAME=VALUE` gives one on the command line (runs/options.py).
 """
 import contextlib
 import functools
@@ -43,10 +40,10 @@ from harness.infra.tools import JAR, ROOT, ensure_jar, java_home, native_runner
 
 CACHE = os.path.join(ROOT, "target", "vtvr-catalogue.json")
 
-# environment name -> (the catalogue's parameter, the scenarios it sets; None: every scenario with that parameter
-# that no other name claims)
+# environment name -> (the catalogue's parameter, the scenarios it sets; None: every scenario with
+# that parameter that no other name claims)
 PARAM_ENV = {
-    "DELAY": ("delay", None),               # io, fanout, checkout, pinning: ms of every downstream call
+    "DELAY": ("delay", None),               # io, fanout, checkout, pinning: ms per downstream call
     "IO_CALLS": ("calls", ("io",)),         # sequential delay calls per io request
     "FANOUT_CALLS": ("calls", ("fanout",)),  # parallel delay calls per fanout request
     "DB_QUERIES": ("queries", ("db",)),
@@ -57,7 +54,7 @@ PARAM_ENV = {
 # environment name -> the scenario whose parameters its NAME=VALUE items set (Shape)
 SHAPES = {"WORKLOAD": "workload"}   # calls, fanout, queries, cpu, insert, delay of one request
 PARAMS = tuple(PARAM_ENV) + tuple(SHAPES)
-# the kinds of series a process of their own serves, not the app: the bare Vert.x main, load/vtnative's Helidon SE
+# the kinds of series a process of their own serves, not the app: bare Vert.x, vtnative's Helidon SE
 OWN_PROCESS = ("bare", "helidon")
 
 _source = {"url": None, "file": None}
@@ -78,7 +75,7 @@ class Request:
 
 @dataclass(frozen=True)
 class Param:
-    """A parameter as the catalogue lists it: default (None: required), bounds of a number, choices of a word."""
+    """A parameter as the catalogue lists it: default (None: required), bounds, a word's choices."""
     name: str
     default: str | None
     min: int | None
@@ -88,32 +85,35 @@ class Param:
 
 @dataclass(frozen=True)
 class Shape:
-    """A workload: whole numbers for some of a scenario's parameters. ITEMS the named ones in the catalogue's order,
-    PARAMS the scenario's (Param, ...), whose defaults fill the rest."""
+    """A workload: whole numbers for some of a scenario's parameters. ITEMS the named ones in the
+    catalogue's order, PARAMS the scenario's (Param, ...), whose defaults fill the rest."""
     items: tuple    # ((name, int), ...)
     params: tuple
 
     @classmethod
     def of(cls, text, params):
-        """The Shape of TEXT ('calls=3,delay=50': commas or & between items, spaces allowed) for a scenario with
-        PARAMS; Fatal naming the bad item: an unknown name, a name twice, a value not a whole number or outside
-        the catalogue's min..max."""
+        """The Shape of TEXT ('calls=3,delay=50': commas or & between items, spaces allowed) for a
+        scenario with PARAMS; Fatal naming the bad item: an unknown name, a name twice, a value not
+        a whole number or outside the catalogue's min..max."""
         known, given = [p.name for p in params], {}
         for item in filter(None, (x.strip() for x in re.split(r"[,&]", text))):
             name, eq, value = (x.strip() for x in item.partition("="))
             p = next((p for p in params if p.name == name), None)
             if p is None or not eq:
-                raise Fatal(f"workload: unknown item '{item}' (NAME=VALUE, NAME one of: {', '.join(known)})")
+                raise Fatal(f"workload: unknown item '{item}' "
+                            f"(NAME=VALUE, NAME one of: {', '.join(known)})")
             if not re.fullmatch(r"-?[0-9]+", value):
                 raise Fatal(f"workload: '{item}': '{value}' is not a whole number")
-            if (p.min is not None and int(value) < p.min) or (p.max is not None and int(value) > p.max):
-                raise Fatal(f"workload: '{item}': {name} lies in {p.min}..{'' if p.max is None else p.max} "
-                            "(the app's bounds, GET /scenarios)")
+            if ((p.min is not None and int(value) < p.min)
+                    or (p.max is not None and int(value) > p.max)):
+                raise Fatal(f"workload: '{item}': {name} lies in {p.min}.."
+                            f"{'' if p.max is None else p.max} (the app's bounds, GET /scenarios)")
             if name in given:
                 raise Fatal(f"workload: '{item}': {name} given twice")
             given[name] = int(value)
         if not given:
-            raise Fatal(f"workload '{text}' names nothing (NAME=VALUE, NAME one of: {', '.join(known)})")
+            raise Fatal(f"workload '{text}' names nothing "
+                        f"(NAME=VALUE, NAME one of: {', '.join(known)})")
         return cls(tuple((n, given[n]) for n in known if n in given), tuple(params))
 
     @property
@@ -140,7 +140,7 @@ class Shape:
 
 
 def shaped(params):
-    """The scenarios PARAMS (env name -> value) gives a shape (SHAPES): ('workload',) with a WORKLOAD."""
+    """The scenarios PARAMS (env name -> value) shapes (SHAPES): ('workload',) with a WORKLOAD."""
     return tuple(scenario for env, scenario in SHAPES.items() if env in params)
 
 
@@ -148,12 +148,13 @@ def shaped(params):
 class Table:
     scenarios: tuple
     modes: tuple     # the product's modes
-    ladder: tuple    # the ladder's rungs (docs/floor.md); with "floor" and the bare ones the measurement-only series
-    series: tuple    # every series a URL serves: the modes, the floor, the ladder's rungs, the bare process
-    bare: tuple      # the series served by a process of their own without Quarkus (OWN_PROCESS), not by the app
+    # the ladder's rungs (docs/floor.md); with "floor" and the bare ones the measurement-only series
+    ladder: tuple
+    series: tuple    # every series a URL serves: the modes, the floor, the rungs, the bare process
+    bare: tuple      # served by a process of their own without Quarkus (OWN_PROCESS), not the app
     requests: dict   # (series, scenario) -> Request
     params_of: dict  # scenario -> (Param, ...)
-    kinds: dict      # series -> its kind: mode, floor, ladder, or one of OWN_PROCESS (which process serves it)
+    kinds: dict      # series -> kind: mode, floor, ladder, or one of OWN_PROCESS (its process)
 
     def modes_for(self, scenario):
         return tuple(m for m in self.modes if (m, scenario) in self.requests)
@@ -167,15 +168,16 @@ class Table:
 
     @property
     def plain(self):
-        """The scenarios a run measures unless told: all but the shaped ones (a workload needs its shape)."""
+        """The scenarios a run measures unless told: all but the shaped ones (they need a shape)."""
         return tuple(x for x in self.scenarios if x not in SHAPES.values())
 
     def shape(self, env, text):
-        """The Shape of TEXT for the scenario SHAPES[ENV] names ('WORKLOAD': workload's parameters); Fatal on a bad
-        item or an app without that scenario."""
+        """The Shape of TEXT for the scenario SHAPES[ENV] names ('WORKLOAD': workload's parameters);
+        Fatal on a bad item or an app without that scenario."""
         scenario = SHAPES[env]
         if scenario not in self.params_of:
-            raise Fatal(f"{env}: the app has no {scenario} scenario; rebuild it (./mvnw -B -q package -DskipTests)")
+            raise Fatal(f"{env}: the app has no {scenario} scenario; "
+                        "rebuild it (./mvnw -B -q package -DskipTests)")
         return Shape.of(str(text), self.params_of[scenario])
 
     def canonical(self, params):
@@ -186,7 +188,7 @@ class Table:
         return self.request(self.modes_for(scenario)[0], scenario).params
 
     def default(self, env_name):
-        """The catalogue's default of the parameter ENV_NAME (one of PARAM_ENV) sets, in its first scenario."""
+        """The catalogue's default of the parameter ENV_NAME sets, in its first scenario."""
         name, only = PARAM_ENV[env_name]
         for scenario in self.scenarios:
             if only is None or scenario in only:
@@ -196,18 +198,20 @@ class Table:
         raise KeyError(env_name)
 
     def lookup(self, mode, scenario):
-        """The request of SCENARIO in MODE; Fatal naming what exists for an unknown mode or scenario."""
+        """The request of SCENARIO in MODE; Fatal naming what exists when either is unknown."""
         if scenario not in self.scenarios:
-            raise Fatal(f"unknown scenario '{scenario}' (expected one of: {' '.join(self.scenarios)})")
+            raise Fatal(f"unknown scenario '{scenario}' "
+                        f"(expected one of: {' '.join(self.scenarios)})")
         if mode not in self.series:
             raise Fatal(f"unknown mode '{mode}' (expected one of: {' '.join(self.series)})")
         if (mode, scenario) not in self.requests:
-            raise Fatal(f"scenario '{scenario}' has no '{mode}' mode (it has: {' '.join(self.series_for(scenario))})")
+            raise Fatal(f"scenario '{scenario}' has no '{mode}' mode "
+                        f"(it has: {' '.join(self.series_for(scenario))})")
         return self.request(mode, scenario)
 
 
 def env_of(scenario, param):
-    """The environment name that sets PARAM of SCENARIO; None when none does (its default applies)."""
+    """The environment name that sets PARAM of SCENARIO; None when none does (default applies)."""
     generic = None
     for env, (name, only) in PARAM_ENV.items():
         if name == param:
@@ -215,7 +219,8 @@ def env_of(scenario, param):
                 return env
             if only is None:
                 generic = env
-    claimed = any(name == param and only and scenario in only for name, only in PARAM_ENV.values())
+    claimed = any(name == param and only and scenario in only
+                  for name, only in PARAM_ENV.values())
     return None if claimed else generic
 
 
@@ -225,19 +230,20 @@ def env_params(environ):
 
 
 def use(url=None, file=None):
-    """Reads the catalogue from the app at URL, or from the JSON FILE; neither: the built app (the module's doc)."""
+    """Reads the catalogue from the app at URL or the JSON FILE; neither: the built app."""
     _source.update(url=url.rstrip("/") if url else None, file=file)
 
 
 def fetch(url, timeout=10.0):
-    """GET URL/scenarios -> the catalogue (a list of entries); Fatal when the app does not answer it."""
+    """GET URL/scenarios -> the catalogue (a list of entries); Fatal when the app won't answer."""
     code, body = procs.fetch(url.rstrip("/") + "/scenarios", timeout)
     try:
         if code == 200:
             return json.loads(body)
     except ValueError:
         pass
-    raise Fatal(f"no scenario catalogue from {url}/scenarios (status {code}); is the app running there?")
+    raise Fatal(f"no scenario catalogue from {url}/scenarios (status {code}); "
+                "is the app running there?")
 
 
 def _binary():
@@ -246,11 +252,14 @@ def _binary():
 
 
 def from_app(binary, timeout_s=120):
-    """Starts BINARY (jar or native runner) as the delay service on a free port, reads its catalogue, stops it."""
-    cmd = [os.path.join(java_home(), "bin", "java"), "-jar", binary] if binary.endswith(".jar") else [binary]
-    env = procs.child_env({"QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": "0"})
+    """Starts BINARY as the delay service on a free port, reads its catalogue, stops it."""
+    cmd = ([os.path.join(java_home(), "bin", "java"), "-jar", binary] if binary.endswith(".jar")
+           else [binary])
+    env = procs.child_env({"QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1",
+                           "QUARKUS_HTTP_PORT": "0"})
     with tempfile.TemporaryFile("w+") as out:
-        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + timeout_s
             while time.monotonic() < deadline and proc.poll() is None:
@@ -260,7 +269,8 @@ def from_app(binary, timeout_s=120):
                     return fetch(m.group(1))
                 time.sleep(0.1)
             out.seek(0)
-            raise Fatal(f"{binary} did not serve its scenario catalogue (QUARKUS_PROFILE=delay):\n{out.read()[-3000:]}")
+            raise Fatal(f"{binary} did not serve its scenario catalogue (QUARKUS_PROFILE=delay):\n"
+                        f"{out.read()[-3000:]}")
         finally:
             proc.terminate()
             try:
@@ -276,7 +286,7 @@ def _stamp(path):
 
 
 def _built():
-    """The built app's catalogue, from target/vtvr-catalogue.json while the app is the one it was read from."""
+    """The built app's catalogue, from target/vtvr-catalogue.json while the app is unchanged."""
     binary = _binary()
     stamp = [binary, *_stamp(binary)]
     with contextlib.suppress(OSError, ValueError, KeyError):
@@ -308,7 +318,8 @@ def _key():
         return ("url", _source["url"])
     if _source["file"]:
         return ("file", _source["file"])
-    return ("app", JAR, *(_stamp(JAR) if os.path.isfile(JAR) else ()))   # read again after a rebuild
+    # read again after a rebuild
+    return ("app", JAR, *(_stamp(JAR) if os.path.isfile(JAR) else ()))
 
 
 def catalogue():
@@ -317,16 +328,18 @@ def catalogue():
 
 
 def build(entries, overrides):
-    """The Table of the catalogue ENTRIES with the scenario parameters OVERRIDES (env name -> value)."""
+    """The Table of the catalogue ENTRIES with the scenario parameters OVERRIDES (env -> value)."""
     scenarios, series, kinds, requests, params_of = [], [], {}, {}, {}
     for e in entries:
         if "series" not in e or "status" not in e:
-            raise Fatal("the app's GET /scenarios has no 'series' and 'status': an app older than this harness "
-                        "(rebuild it: ./mvnw -B -q package -DskipTests)")
-        ps = tuple(Param(p["name"], p.get("defaultValue"), p.get("min"), p.get("max"), tuple(p.get("choices") or ()))
-                   for p in e["params"])
-        if any(p.default is None and env_of(e["name"], p.name) is None for p in ps) or "{" in e["path"]:
-            continue   # needs a value the harness has no name for (an order id): not a load scenario
+            raise Fatal("the app's GET /scenarios has no 'series' and 'status': an app older than "
+                        "this harness (rebuild it: ./mvnw -B -q package -DskipTests)")
+        ps = tuple(Param(p["name"], p.get("defaultValue"), p.get("min"), p.get("max"),
+                         tuple(p.get("choices") or ())) for p in e["params"])
+        if (any(p.default is None and env_of(e["name"], p.name) is None for p in ps)
+                or "{" in e["path"]):
+            # needs a value the harness has no name for (an order id): not a load scenario
+            continue
         variants = [(e["name"], {})]
         for p in ps:
             variants += [(f"{e['name']}-{c}", {p.name: c}) for c in p.choices if c != p.default]
@@ -338,17 +351,20 @@ def build(entries, overrides):
             query = []
             for p in ps:
                 env = env_of(e["name"], p.name)
-                value = fixed.get(p.name) or shape.get(p.name) or (overrides.get(env) if env else None) or p.default
+                value = (fixed.get(p.name) or shape.get(p.name)
+                         or (overrides.get(env) if env else None) or p.default)
                 query.append(f"{p.name}={urllib.parse.quote(str(value), safe='')}")
             for s in e["series"]:
                 if s["name"] not in kinds:
                     kinds[s["name"]] = s["kind"]
                     series.append(s["name"])
                 path = s["path"] + ("?" + "&".join(query) if query else "")
-                requests[(s["name"], name)] = Request(e["method"], path, int(e["status"]), e.get("body") or "")
+                requests[(s["name"], name)] = Request(e["method"], path, int(e["status"]),
+                                                      e.get("body") or "")
     of = lambda kind: tuple(s for s in series if kinds[s] == kind)   # noqa: E731
     own = tuple(s for s in series if kinds[s] in OWN_PROCESS)
-    return Table(tuple(scenarios), of("mode"), of("ladder"), tuple(series), own, requests, params_of, kinds)
+    return Table(tuple(scenarios), of("mode"), of("ladder"), tuple(series), own, requests,
+                 params_of, kinds)
 
 
 @functools.cache
@@ -357,5 +373,6 @@ def _table(key, overrides):
 
 
 def table(params=None):
-    """The table for the scenario parameters PARAMS (a dict of DELAY, IO_CALLS, ...; the rest: the defaults)."""
-    return _table(_key(), tuple(sorted((k, str(v)) for k, v in (params or {}).items() if k in PARAMS)))
+    """The table for the scenario parameters PARAMS (DELAY, IO_CALLS, ...; the rest: defaults)."""
+    return _table(_key(), tuple(sorted((k, str(v)) for k, v in (params or {}).items()
+                                       if k in PARAMS)))

@@ -1,6 +1,7 @@
-"""The run's database, one way for every design: the one the user named (QUARKUS_DATASOURCE_JDBC_URL and
-_REACTIVE_URL), one load/db.sh already runs, or the embedded MariaDB started in the background (and stopped at the
-end) by load/db.sh, in its own data folder when a run needs one apart (chaos stops and starts it)."""
+"""The run's database, one way for every design: the one the user named
+(QUARKUS_DATASOURCE_JDBC_URL and _REACTIVE_URL), one load/db.sh already runs, or the embedded
+MariaDB load/db.sh starts in the background (and stops at the end), in its own data folder
+when a run needs one apart (chaos stops and starts it)."""
 import os
 import re
 import subprocess
@@ -17,9 +18,9 @@ DB_SH = os.path.join(LOAD_DIR, "db.sh")
 class Database:
     """Started with start(); ready() waits for it; env is what an app needs to reach it.
 
-    PORT: where it listens (another free one when a server load/db.sh does not run holds it); GIVEN: the user's
-    (JDBC URL, reactive URL), used as they are; FOLDER: a data folder of its own (load/db.sh's DB_DIR), whose server
-    is never one already running; REUSE=False: never reuse a server found on PORT."""
+    PORT: where it listens (another free one if a foreign server holds it); GIVEN: the user's
+    (JDBC URL, reactive URL), used as they are; FOLDER: its own data folder (load/db.sh's
+    DB_DIR), never a server already running; REUSE=False: never reuse a server on PORT."""
 
     def __init__(self, ps, port, log_path, given=(None, None), folder=None, reuse=True):
         self.ps, self.port, self.log_path = ps, int(port), log_path
@@ -37,28 +38,33 @@ class Database:
     def start(self):
         if self.jdbc or self.reactive:
             if not (self.jdbc and self.reactive):
-                raise Fatal("set both QUARKUS_DATASOURCE_JDBC_URL and QUARKUS_DATASOURCE_REACTIVE_URL "
-                            "(same database), or neither")
+                raise Fatal("set both QUARKUS_DATASOURCE_JDBC_URL and "
+                            "QUARKUS_DATASOURCE_REACTIVE_URL (same database), or neither")
             log(f"database: {self.jdbc} (given)")
-            self.env = {"QUARKUS_DATASOURCE_JDBC_URL": self.jdbc, "QUARKUS_DATASOURCE_REACTIVE_URL": self.reactive}
+            self.env = {"QUARKUS_DATASOURCE_JDBC_URL": self.jdbc,
+                        "QUARKUS_DATASOURCE_REACTIVE_URL": self.reactive}
             return
         if self.reuse and self.db("status") == 0:
-            log(f"database: load/db.sh already runs MariaDB on {self.port}, reusing it (left running)")
+            log(f"database: load/db.sh already runs MariaDB on {self.port}, "
+                "reusing it (left running)")
         else:
             if not procs.port_free(self.port):
-                log(f"port {self.port} is taken by a server load/db.sh does not run; the embedded DB gets a free port")
+                log(f"port {self.port} is taken by a server load/db.sh does not run; "
+                    "the embedded DB gets a free port")
                 self.port = procs.free_port()
-            log(f"database: starting the embedded MariaDB on {self.port} (load/db.sh start; log: {self.log_path})")
-            self.ps.on_exit.append(lambda: self.db("stop", timeout=30, log_path=self.log_path, append=True))
+            log(f"database: starting the embedded MariaDB on {self.port} "
+                f"(load/db.sh start; log: {self.log_path})")
+            self.ps.on_exit.append(lambda: self.db("stop", timeout=30, log_path=self.log_path,
+                                                   append=True))
             # in the background: the delay service starts meanwhile; ready() waits for it
             self.starting = self.ps.start("db.sh start", [DB_SH, "start"], env=self.db_env(),
                                           log_path=self.log_path)
-        # the app's only (not this process's environment: the next of N runs starts its own database)
+        # the app's only (not this process's environment: the next of N runs starts its own DB)
         self.env = {"QUARKUS_DATASOURCE_JDBC_URL": f"jdbc:mysql://127.0.0.1:{self.port}/bench",
                     "QUARKUS_DATASOURCE_REACTIVE_URL": f"mysql://127.0.0.1:{self.port}/bench"}
 
     def ready(self):
-        """Waits for the background `load/db.sh start`, once; MariaDB's pid joins the run's processes."""
+        """Waits once for the background `load/db.sh start`; MariaDB's pid joins the run's procs."""
         if self.starting is None:
             return
         rc, starting, self.starting = self.starting.wait(), self.starting, None
@@ -69,9 +75,9 @@ class Database:
         log("database: " + re.sub(r"^\[[0-9:]*\] ", "", procs.tail(self.log_path, 1).strip()))
 
     def adopt(self):
-        """MariaDB's pid joins the run's processes; -> load/db.sh status's exit code (0: running)."""
-        status = subprocess.run([DB_SH, "status"], env=procs.child_env(self.db_env()), capture_output=True,
-                                text=True)
+        """MariaDB's pid joins the run's processes; -> load/db.sh status's exit code (0: up)."""
+        status = subprocess.run([DB_SH, "status"], env=procs.child_env(self.db_env()),
+                                capture_output=True, text=True)
         m = re.search(r"pid (\d+)", status.stdout)
         if m:
             self.ps.adopt("mariadb", int(m.group(1)))

@@ -1,4 +1,4 @@
-"""The package's one duration parser: Go durations (5s, 1.5s, 500ms, 2m, 1m30s) as Vegeta and the options take them."""
+"""The package's one duration parser: Go durations (5s, 500ms, 1m30s) as Vegeta and options take."""
 import re
 
 UNIT_MS = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1.0, "s": 1e3, "m": 6e4, "h": 3.6e6}
@@ -6,7 +6,7 @@ _PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
 
 
 def parse_ms(text):
-    """'1m30s' -> 90000 (whole milliseconds); a bare number is seconds ('5' -> 5000). ValueError for anything else."""
+    """'1m30s' -> 90000 (whole ms); a bare number is seconds ('5' -> 5000). ValueError otherwise."""
     s = str(text).strip()
     if re.fullmatch(r"\d+(?:\.\d*)?", s):
         return round(float(s) * 1e3)
@@ -21,5 +21,5 @@ def parse_s(text):
 
 
 def go(ms):
-    """90000 -> '90000ms': whole milliseconds as a Go duration for Vegeta's -duration and -timeout."""
+    """90000 -> '90000ms': whole ms as a Go duration for Vegeta's -duration and -timeout."""
     return f"{int(ms)}ms"

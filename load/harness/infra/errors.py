@@ -2,4 +2,4 @@
 
 
 class Fatal(Exception):
-    """A bad command line, setting or failed start: printed as `error: MESSAGE`, exit status 1, no traceback."""
+    """A bad command line, setting or failed start: `error: MESSAGE`, exit 1, no traceback."""

@@ -3,8 +3,8 @@ from hdrh.histogram import HdrHistogram
 
 
 def percentiles(values_ms, ps):
-    """{p: value in ms} for each percentile in PS, from an HdrHistogram of VALUES_MS (1 us to 1 h, 3 significant
-    digits); {p: None} for no values."""
+    """{p: value in ms} for each percentile in PS, from an HdrHistogram of VALUES_MS (1 us to 1 h,
+    3 significant digits); {p: None} for no values."""
     if not values_ms:
         return {p: None for p in ps}
     h = HdrHistogram(1, 3_600_000_000, 3)

@@ -1,4 +1,4 @@
-"""Every process a run starts, in one place: started in a process group of its own, stopped with a grace period."""
+"""Every process a run starts, in one place: own process group each, stopped with a grace period."""
 import contextlib
 import http.client
 import os
@@ -18,8 +18,8 @@ import psutil
 
 from harness.infra.errors import Fatal
 
-# The whole run's stop on an error, Ctrl-C or SIGTERM: SIGTERM to everything at once, SIGKILL to what is left
-# after this many seconds, so a run is gone within 10 s even when the app waits out quarkus.shutdown.timeout
+# The whole run's stop (error, Ctrl-C, SIGTERM): SIGTERM to all at once, SIGKILL after this many s,
+# so a run is gone within 10 s even when the app waits out quarkus.shutdown.timeout
 STOP_ALL_GRACE_S = 7
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -72,7 +72,7 @@ class Proc:
 
 
 def _tree(pid):
-    """PID and its descendants (psutil), the descendants first; a process that left the group is still found."""
+    """PID and its descendants (psutil), descendants first; finds those that left the group too."""
     try:
         root = psutil.Process(pid)
         return [*root.children(recursive=True)[::-1], root]
@@ -87,21 +87,22 @@ def _signal(procs, sig):
 
 
 def stop_trees(roots, sig=signal.SIGTERM, grace_s=20.0):
-    """SIG to every process of ROOTS' trees (pids or psutil.Process) at once; SIGKILL to what is left after GRACE_S."""
+    """SIG to ROOTS' trees (pids or psutil.Process) at once; SIGKILL to the rest after GRACE_S."""
     procs = [p for r in roots for p in (_tree(r) if isinstance(r, int) else [r])]
     if not procs:
         return
     _signal(procs, sig)
     _, left = psutil.wait_procs(procs, timeout=5 if sig == signal.SIGKILL else grace_s)
     if left and sig != signal.SIGKILL:
-        log(f"{', '.join(str(p.pid) for p in left)} ignored {signal.Signals(sig).name} for {grace_s:g} s, killing")
+        log(f"{', '.join(str(p.pid) for p in left)} ignored {signal.Signals(sig).name} "
+            f"for {grace_s:g} s, killing")
         _signal(left, signal.SIGKILL)
         psutil.wait_procs(left, timeout=5)
 
 
 class Procs:
-    """The processes of one run. As a context manager it stops all of them on the way out (success, error, Ctrl-C,
-    SIGTERM); `adopt` takes a daemon a script started (MariaDB) so it is stopped too."""
+    """The processes of one run. As a context manager it stops them all on the way out (success,
+    error, Ctrl-C, SIGTERM); `adopt` takes a daemon a script started (MariaDB) to stop it too."""
 
     def __init__(self):
         self.running = []       # Proc, in start order
@@ -119,7 +120,8 @@ class Procs:
         # a second Ctrl-C must not cut the stop short
         old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
-            if not interrupted:   # in order: what uses the database, then a graceful stop of the database
+            # in order: what uses the database, then a graceful stop of the database
+            if not interrupted:
                 self.stop_all(STOP_ALL_GRACE_S, adopted=False)
                 for fn in self.on_exit:
                     with contextlib.suppress(Exception):
@@ -131,15 +133,15 @@ class Procs:
         return False
 
     def start(self, name, argv, *, log_path=None, env=None, cwd=None, stdout=None, append=False):
-        """Starts ARGV in a session of its own (a Ctrl-C on the terminal reaches only the runner, which stops
-        everything in order); its output goes to LOG_PATH, or to STDOUT when given."""
+        """Starts ARGV in its own session (a terminal Ctrl-C reaches only the runner, which stops
+        all in order); its output goes to LOG_PATH, or to STDOUT when given."""
         out = stdout
         if out is None:
             out = open(log_path, "ab" if append else "wb") if log_path else subprocess.DEVNULL
         try:
-            popen = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     env=None if env is None else child_env(env), cwd=cwd,
-                                     start_new_session=True)
+            popen = subprocess.Popen(
+                argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                env=None if env is None else child_env(env), cwd=cwd, start_new_session=True)
         finally:
             if stdout is None and log_path:
                 out.close()
@@ -148,7 +150,7 @@ class Procs:
         return proc
 
     def run(self, name, argv, *, timeout=None, **kw):
-        """Starts ARGV and waits for it: its exit status, 124 when it ran past TIMEOUT seconds (then stopped)."""
+        """Starts ARGV and waits -> exit status; 124 when it ran past TIMEOUT s (then stopped)."""
         proc = self.start(name, argv, **kw)
         rc = proc.wait(timeout)
         if rc is None:
@@ -176,7 +178,7 @@ class Procs:
         self.forget(proc)
 
     def stop_all(self, grace_s=STOP_ALL_GRACE_S, adopted=True):
-        """Every started process (and the adopted daemons) at once: SIGTERM, SIGKILL after GRACE_S."""
+        """Every started process (and adopted daemon) at once: SIGTERM, SIGKILL after GRACE_S."""
         roots = [p.pid for p in self.running] + (list(self.adopted.values()) if adopted else [])
         stop_trees(roots, signal.SIGTERM, grace_s)
         for p in self.running:
@@ -187,7 +189,7 @@ class Procs:
 
 
 def port_free(port):
-    """True when a server can bind PORT on 127.0.0.1 (SO_REUSEADDR as servers set it: TIME_WAIT is not busy)."""
+    """True when a server can bind PORT on 127.0.0.1 (SO_REUSEADDR, so TIME_WAIT is free)."""
     with socket.socket() as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
@@ -198,8 +200,8 @@ def port_free(port):
 
 
 def free_port():
-    """A TCP port free on 127.0.0.1, below the kernel's range for outgoing connections, so the many client sockets
-    of a load test cannot take it between this check and the server's bind."""
+    """A TCP port free on 127.0.0.1, below the kernel's outgoing range, so a load test's many client
+    sockets cannot take it between this check and the server's bind."""
     lo = 32768
     with contextlib.suppress(OSError, ValueError, IndexError):
         lo = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
@@ -210,13 +212,13 @@ def free_port():
 
 
 def child_env(extra):
-    """A child process's environment: this one's with EXTRA over it (nothing here writes os.environ)."""
+    """A child's environment: this one's with EXTRA over it (nothing here writes os.environ)."""
     return {**os.environ, **extra}
 
 
 def fetch(url, timeout=2.0, method="GET", body=None, headers=None):
-    """-> (status, body bytes) of one request, never through a proxy; (0, b'') when no answer came. A str BODY is
-    sent as JSON."""
+    """-> (status, body bytes) of one request, never through a proxy; (0, b'') when no answer came.
+    A str BODY is sent as JSON."""
     if isinstance(body, str):
         body, headers = body.encode(), {"Content-Type": "application/json", **(headers or {})}
     req = urllib.request.Request(url, data=body or None, method=method, headers=headers or {})
@@ -225,7 +227,8 @@ def fetch(url, timeout=2.0, method="GET", body=None, headers=None):
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
-    except (OSError, ValueError, http.client.HTTPException):   # refused, reset, timed out, garbled: no answer
+    # refused, reset, timed out, garbled: no answer
+    except (OSError, ValueError, http.client.HTTPException):
         return 0, b""
 
 
@@ -240,7 +243,7 @@ def save(data, path):
 
 
 def children_cpu_ms():
-    """User+system CPU ms of this process's finished (reaped) children: the load tool's whole tree."""
+    """User+system CPU ms of this process's reaped children: the load tool's whole tree."""
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return round((r.ru_utime + r.ru_stime) * 1000)
 
@@ -256,7 +259,7 @@ def wait_for(condition, timeout_s, every_s=0.02):
 
 
 def wait_ready(proc, url, timeout_s):
-    """Until URL answers 2xx: True; False after TIMEOUT_S seconds, or at once when PROC has exited."""
+    """Until URL answers 2xx: True; False after TIMEOUT_S s, or at once when PROC has exited."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if 200 <= http_status(url) < 300:
@@ -276,8 +279,8 @@ def tail(path, lines=20):
 
 
 def place(cpus):
-    """`--set cpus=app=N`: this process (and all it starts) on the first cores, the app on the last N -> (the app's
-    taskset prefix, N, the placement in words)."""
+    """`--set cpus=app=N`: this process (and all it starts) on the first cores, the app on the
+    last N -> (the app's taskset prefix, N, the placement in words)."""
     m = re.fullmatch(r"app=([1-9][0-9]*)", cpus)
     if not m:
         raise Fatal(f"cpus takes app=N (N cores for the app), got '{cpus}'")
@@ -288,4 +291,5 @@ def place(cpus):
     os.sched_setaffinity(0, set(rest))
     fmt = lambda r: str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}"   # noqa: E731
     return (["taskset", "-c", fmt(app_set)], str(n),
-            f"app on cpu {fmt(app_set)}; Vegeta, hey, delay service, database, sampler on cpu {fmt(rest)}")
+            f"app on cpu {fmt(app_set)}; "
+            f"Vegeta, hey, delay service, database, sampler on cpu {fmt(rest)}")

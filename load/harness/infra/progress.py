@@ -1,4 +1,4 @@
-"""How far a run has got: a live panel on a terminal (rich), one plain line per step otherwise (CI, a pipe)."""
+"""How far a run has got: a live panel on a terminal (rich), else a line per step (CI, a pipe)."""
 import sys
 import threading
 import time
@@ -12,20 +12,23 @@ from harness.infra import procs
 
 def clock(seconds):
     seconds = max(0, int(round(seconds)))
-    return f"{seconds // 60}:{seconds % 60:02d}" if seconds < 3600 else f"{seconds // 3600}h{seconds // 60 % 60:02d}"
+    return (f"{seconds // 60}:{seconds % 60:02d}" if seconds < 3600
+            else f"{seconds // 3600}h{seconds // 60 % 60:02d}")
 
 
 class Progress:
-    """Step k of n, scenario, mode, load, elapsed, ETA and the last step's headline; the log lines scroll above
-    the live panel. `live` None: a panel when stderr is a terminal."""
+    """Step k of n, scenario, mode, load, elapsed, ETA and the last step's headline; log lines
+    scroll above the live panel. `live` None: a panel when stderr is a terminal."""
 
     def __init__(self, total, live=None):
         self.total, self.t0 = total, time.monotonic()
         self.console = Console(stderr=True)
         self.live = None
-        self.fields = {"step": f"0/{total}", "now": "starting", "elapsed": "0:00", "eta": "?", "last": "-"}
+        self.fields = {"step": f"0/{total}", "now": "starting", "elapsed": "0:00", "eta": "?",
+                       "last": "-"}
         if self.console.is_terminal if live is None else live:
-            self.live = Live(self._panel(), console=self.console, refresh_per_second=2, transient=True)
+            self.live = Live(self._panel(), console=self.console, refresh_per_second=2,
+                             transient=True)
 
     def __enter__(self):
         if self.live:
@@ -51,13 +54,16 @@ class Progress:
     def step(self, index, step, eta_s, unit):
         """Step INDEX (1-based) of the plan starts; ETA_S seconds of the run are left."""
         elapsed = time.monotonic() - self.t0
-        self.fields.update(step=f"{index}/{self.total}", elapsed=clock(elapsed), eta=f"{clock(eta_s)} left",
-                           now=f"{step.scenario} {step.series} {step.tool} {step.level}{unit} {step.extra}".strip())
+        self.fields.update(step=f"{index}/{self.total}", elapsed=clock(elapsed),
+                           eta=f"{clock(eta_s)} left",
+                           now=f"{step.scenario} {step.series} {step.tool} {step.level}{unit} "
+                               f"{step.extra}".strip())
         if self.live:
             self.live.update(self._panel())
         else:
-            print(f"[{time.strftime('%H:%M:%S')}] step {index}/{self.total}: {self.fields['now']}, elapsed "
-                  f"{self.fields['elapsed']}, ~{self.fields['eta']}", file=sys.stderr, flush=True)
+            print(f"[{time.strftime('%H:%M:%S')}] step {index}/{self.total}: {self.fields['now']}, "
+                  f"elapsed {self.fields['elapsed']}, ~{self.fields['eta']}", file=sys.stderr,
+                  flush=True)
 
     def headline(self, line):
         """The finished step's headline figures (its one-line report)."""
@@ -67,9 +73,9 @@ class Progress:
 
 
 class Stages:
-    """A run of named stages, each with the seconds it is expected to take: a bar with the time left on a terminal
-    (rich), a plain line per stage otherwise. The time left is what the stages not yet done are expected to take,
-    never less than zero; a stage that overruns its estimate holds the bar where it is."""
+    """A run of named stages, each with its expected seconds: a bar with the time left on a
+    terminal (rich), a plain line per stage otherwise. Time left: what the stages not yet done
+    should take, never below zero; a stage overrunning its estimate holds the bar."""
 
     def __init__(self, stages, live=None):
         self.stages = list(stages)                 # [(name, expected seconds)]
@@ -78,9 +84,11 @@ class Stages:
         self.bar = None
         if self.console.is_terminal if live is None else live:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                                TextColumn("{task.fields[left]}"), console=self.console, transient=True)
-            self.task = self.bar.add_task("starting", total=sum(s for _, s in self.stages), left="")
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                                TimeElapsedColumn(), TextColumn("{task.fields[left]}"),
+                                console=self.console, transient=True)
+            self.task = self.bar.add_task("starting", total=sum(s for _, s in self.stages),
+                                          left="")
 
     def __enter__(self):
         if self.bar:
@@ -102,7 +110,7 @@ class Stages:
             self.tick()
 
     def left_s(self):
-        """Seconds the rest is expected to take: the current stage's remainder (never negative) and the stages after."""
+        """Seconds the rest should take: the current stage's remainder (>= 0) and those after."""
         if self.index < 0:
             return sum(s for _, s in self.stages)
         now = max(0.0, self.stages[self.index][1] - (time.monotonic() - self.stage_t0))
@@ -124,4 +132,5 @@ class Stages:
         if self.bar and self.index >= 0:
             done = sum(s for _, s in self.stages[:self.index])
             within = min(self.stages[self.index][1], time.monotonic() - self.stage_t0)
-            self.bar.update(self.task, completed=done + within, left=f"about {clock(self.left_s())} left")
+            self.bar.update(self.task, completed=done + within,
+                            left=f"about {clock(self.left_s())} left")

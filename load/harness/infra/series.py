@@ -1,6 +1,6 @@
-"""A series' name: a mode, the floor or a ladder rung, with its delay client (+socket) and A/A mark (-aa)."""
+"""A series' name: a mode, the floor or a ladder rung, its delay client (+socket), A/A mark -aa."""
 
-AA_SUFFIX = "-aa"   # the A/A series: the same mode measured a second time in the same run, from a fresh app
+AA_SUFFIX = "-aa"   # the A/A series: the same mode measured again in the run, from a fresh app
 
 
 def base_of(series):

@@ -1,7 +1,7 @@
-"""`vtvr-harness targets SCENARIO MODE`: the request of SCENARIO in MODE (a series: a mode, floor, ladder-<rung>) as
-the app at --app-url serves its catalogue (GET /scenarios), with the scenario parameters given as --param NAME=VALUE
-(DELAY, IO_CALLS, ...; unset: the catalogue's defaults). Prints four lines for load/vegeta.sh and load/hey.sh (lib.sh
-vtvr_request): the method, the path with its query, the status of a correct answer, the body (empty: none)."""
+"""`vtvr-harness targets SCENARIO MODE`: SCENARIO's request in MODE (a mode, floor, ladder-<rung>)
+from the catalogue of the app at --app-url (GET /scenarios), with --param NAME=VALUE (DELAY, ...;
+unset: defaults). Prints four lines for load/vegeta.sh and load/hey.sh (lib.sh vtvr_request):
+method, path with query, a correct answer's status, body (empty: none)."""
 from harness.infra import catalogue
 from harness.infra.errors import Fatal
 

@@ -1,6 +1,5 @@
-"""Every chart of the harness's pages, hand-drawn as inline SVG (one HTML file that opens offline): the line charts of
-the steps (hover values, flagged points), the interval plot that opens a report with verdicts and the ladder's
-waterfalls."""
+"""Every chart of the harness's pages, hand-drawn as inline SVG (one HTML file that opens
+offline): the steps' line charts, the verdicts' interval plot and the ladder's waterfalls."""
 import html
 import math
 
@@ -9,12 +8,11 @@ from harness.analysis.steps import AA_SUFFIX, fmt, series_names
 from harness.analysis.targets import LABELS
 
 MODE_COLORS = {"floor": "#57606a", "virtual": "#1f77b4", "worker": "#e6730f", "reactive": "#2ca02c",
-               "virtual+socket": "#17becf",
-               "worker+socket": "#bcbd22"}
+               "virtual+socket": "#17becf", "worker+socket": "#bcbd22"}
 EXTRA_COLORS = ["#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#d62728"]
 
 
-# ---------------------------------------------------------------------------------------------- SVG
+# -------------------------------------------------------------------------------- SVG
 def nice_ticks(lo, hi, n=5):
     if hi <= lo:
         hi = lo + 1
@@ -30,8 +28,8 @@ def nice_ticks(lo, hi, n=5):
 
 
 class Tips:
-    """The hover texts of a page's charts, each stored once: a point names its text by number (data-t), and the
-    page's script puts the text in place, so a step drawn in ten charts does not carry its text ten times."""
+    """The hover texts of a page's charts, each stored once: a point names its text by number
+    (data-t), so a step drawn in ten charts does not carry its text ten times."""
 
     def __init__(self):
         self.texts, self._index = [], {}
@@ -43,14 +41,14 @@ class Tips:
         return self._index[text]
 
 
-def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=328, h=270, tips=None, xevery=1,
-              dots=True):
-    """series: [{name, color, dash, points: [(x, y, flagged, tooltip)]}]; x is categorical (sorted union), every
-    XEVERY-th one labelled. TIPS (a Tips) takes the hover texts; without it each point carries its own <title> (a
-    standalone SVG file). DOTS False: lines only, no marker or hover text per point (a dense time series)."""
+def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=328, h=270,
+              tips=None, xevery=1, dots=True):
+    """series: [{name, color, dash, points: [(x, y, flagged, tooltip)]}]; x is categorical,
+    every XEVERY-th labelled. TIPS (a Tips) takes the hover texts, else each point has its own
+    <title> (standalone SVG). DOTS False: lines only (a dense time series)."""
     pts = [p for s in series for p in s["points"] if p[1] is not None]
     ml, mr, mt, mb = 52, 10, 56, 40
-    legend, lx, ly = [], ml, 0   # (x, line) of each series' legend entry, wrapped to the chart's width
+    legend, lx, ly = [], ml, 0   # (x, line) of each legend entry, wrapped to the chart's width
     for s in series:
         width = 26 + 6.2 * len(s["name"])
         if lx > ml and lx + width > w - mr:
@@ -61,12 +59,13 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
     h += 14 * ly
     pw, ph = w - ml - mr, h - mt - mb
     e = html.escape
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-           f'class="chart" role="img" aria-label="{e(title)}">',
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+           f'viewBox="0 0 {w} {h}" class="chart" role="img" aria-label="{e(title)}">',
            f'<text x="{ml}" y="16" class="t">{e(title)}</text>',
            f'<text x="{ml}" y="31" class="st">{e(subtitle)}</text>']
     if not pts:
-        out.append(f'<text x="{w / 2}" y="{h / 2}" text-anchor="middle" class="st">no data</text></svg>')
+        out.append(f'<text x="{w / 2}" y="{h / 2}" text-anchor="middle" class="st">'
+                   'no data</text></svg>')
         return "".join(out)
     xs = sorted({p[0] for p in pts})
     ys = [p[1] for p in pts] + [v for v, _ in hlines]
@@ -80,21 +79,26 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
     nudge = {id(s): (i - (len(series) - 1) / 2) * 5 * dots for i, s in enumerate(series)}
     out.append(f'<rect x="{ml}" y="{mt}" width="{pw}" height="{ph}" class="plot"/>')
     # the grid as one path and the tick labels in two groups: a report draws a hundred charts
-    out.append('<path class="grid" d="' + "".join(f"M{ml} {fy(t):.1f}h{pw}" for t in ticks) + '"/>')
+    out.append('<path class="grid" d="'
+               + "".join(f"M{ml} {fy(t):.1f}h{pw}" for t in ticks) + '"/>')
     out.append('<g class="ax" text-anchor="end">' + "".join(
         f'<text x="{ml - 5}" y="{fy(t) + 4:.1f}">{fmt_tick(t)}</text>' for t in ticks) + "</g>")
     out.append('<g class="ax" text-anchor="middle">' + "".join(
-        f'<text x="{fx(x):.1f}" y="{mt + ph + 15}">{fmt_tick(x)}</text>' for x in xs[::xevery]) + "</g>")
-    out.append(f'<text x="{ml + pw / 2}" y="{h - 6}" text-anchor="middle" class="ax">{e(xlabel)}</text>')
-    out.append(f'<text transform="translate(13,{mt + ph / 2}) rotate(-90)" text-anchor="middle" class="ax">'
-               f'{e(ylabel)}{" (log)" if logy else ""}</text>')
+        f'<text x="{fx(x):.1f}" y="{mt + ph + 15}">{fmt_tick(x)}</text>'
+        for x in xs[::xevery]) + "</g>")
+    out.append(f'<text x="{ml + pw / 2}" y="{h - 6}" text-anchor="middle" class="ax">'
+               f'{e(xlabel)}</text>')
+    out.append(f'<text transform="translate(13,{mt + ph / 2}) rotate(-90)" '
+               f'text-anchor="middle" class="ax">{e(ylabel)}{" (log)" if logy else ""}</text>')
     for v, label in hlines:
         y = fy(v)
         out.append(f'<line x1="{ml}" x2="{ml + pw}" y1="{y:.1f}" y2="{y:.1f}" class="ceil"/>'
-                   f'<text x="{ml + pw - 4}" y="{y - 4:.1f}" text-anchor="end" class="ceilt">{e(label)}</text>')
+                   f'<text x="{ml + pw - 4}" y="{y - 4:.1f}" text-anchor="end" class="ceilt">'
+                   f'{e(label)}</text>')
     for s in series:
         out += series_marks(s, xs, fx, fy, nudge[id(s)], dots, tips)
-    for s, (lx, line) in zip(series, legend, strict=True):  # legend between the titles and the plot
+    # legend between the titles and the plot
+    for s, (lx, line) in zip(series, legend, strict=True):
         label, y = s["name"], mt - 12 - 14 * (ly - line)
         dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
         out.append(f'<line x1="{lx}" x2="{lx + 16}" y1="{y}" y2="{y}" stroke="{s["color"]}" '
@@ -123,7 +127,8 @@ def series_marks(s, xs, fx, fy, dx, dots, tips):
     e, out = html.escape, []
     sp = sorted((p for p in s["points"] if p[1] is not None), key=lambda p: xs.index(p[0]))
     if len(sp) > 1:
-        d = " ".join(f"{'M' if i == 0 else 'L'}{fx(p[0]) + dx:.1f},{fy(p[1]):.1f}" for i, p in enumerate(sp))
+        d = " ".join(f"{'M' if i == 0 else 'L'}{fx(p[0]) + dx:.1f},{fy(p[1]):.1f}"
+                     for i, p in enumerate(sp))
         dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
         out.append(f'<path d="{d}" fill="none" stroke="{s["color"]}" stroke-width="2"{dash}/>')
     if not dots:
@@ -132,12 +137,14 @@ def series_marks(s, xs, fx, fy, dx, dots, tips):
     for x, y, flagged, tip in sp:
         cx, cy = fx(x) + dx, fy(y)
         # a hover text of its own (a standalone SVG) or the page's text number TIPS gives (data-t)
-        ref, title = ("", f"<title>{e(tip)}</title>") if tips is None else (f' data-t="{tips.ref(tip)}"', "")
+        ref, title = (("", f"<title>{e(tip)}</title>") if tips is None
+                      else (f' data-t="{tips.ref(tip)}"', ""))
         out.append(f"<g{ref}>{title}")
         if flagged:
             out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="7" class="flag"/>')
-        out.append((f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7"/>' if s.get("dash")
-                    else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.8"/>') + "</g>")
+        out.append((f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7"/>'
+                    if s.get("dash") else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.8"/>')
+                   + "</g>")
     out.append("</g>")
     return out
 
@@ -148,12 +155,14 @@ def fmt_tick(v):
     return f"{v:g}"
 
 
-# ---------------------------------------------------------------------------------------------- series
+# -------------------------------------------------------------------------------- series
 def tip(r):
-    return (f"{r['mode']} {r['tool']} {r['load']} {'req/s' if r['load_kind'] == 'rate' else 'in flight'}\n"
+    return (f"{r['mode']} {r['tool']} {r['load']} "
+            f"{'req/s' if r['load_kind'] == 'rate' else 'in flight'}\n"
             f"achieved {fmt(r['achieved_rps'])} req/s, success {fmt(r['success_pct'], 2)}%\n"
             f"successes: p50 {fmt(r['p50_ok_ms'])} / p99 {fmt(r['p99_ok_ms'])} ms; "
-            f"all answers: p50 {fmt(r['p50_ms'])} / p99 {fmt(r['p99_ms'])} / max {fmt(r['max_ms'])} ms\n"
+            f"all answers: p50 {fmt(r['p50_ms'])} / p99 {fmt(r['p99_ms'])} / "
+            f"max {fmt(r['max_ms'])} ms\n"
             f"CPU {fmt(r['cpu_ms_per_req'], 3)} ms/req, RSS {fmt(r['rss_peak_mib'])} MiB, "
             f"threads {fmt(r['threads_peak'])}" + (f"\nFLAGS: {r['flags']}" if r["flags"] else ""))
 
@@ -176,11 +185,13 @@ def series_for(rows, key, dash=False, suffix="", x=lambda r: float(r["load"])):
     return out
 
 
-# ---------------------------------------------------------------------------------------------- interval plot
+# -------------------------------------------------------------------------------- interval plot
 COLOURS = {"PASS": "#1a7f37", "FAIL": "#cf222e", "INCONCLUSIVE": "#9a6700"}
 ROW, LABEL_W, PLOT_W, TEXT_W, TOP = 20, 330, 300, 270, 54
-LEGEND = ("dot: the ratio (geometric mean of the blocks' ratios); bar: its confidence interval; log scale",
-          "grey: the A/A band (1.00 +- the A/A pair's half-width at that step); blue dashes: the target's bound")
+LEGEND = ("dot: the ratio (geometric mean of the blocks' ratios); bar: its confidence interval; "
+          "log scale",
+          "grey: the A/A band (1.00 +- the A/A pair's half-width at that step); "
+          "blue dashes: the target's bound")
 
 
 def _domain(entries):
@@ -199,7 +210,7 @@ def _label(e):
 
 
 def interval_plot(entries):
-    """The plot of the target entries (stats.analyse()["verdicts"], A/A entries left out: their half-width is the
+    """The plot of the target entries (stats.analyse()["verdicts"]; A/A entries show as the
     grey band on every line) -> an <svg> string."""
     rows = [e for e in entries if not e["aa"]]
     lo, hi = _domain(rows)
@@ -210,39 +221,46 @@ def interval_plot(entries):
         v = min(max(v, math.exp(lo)), math.exp(hi))
         return LABEL_W + PLOT_W * (math.log(v) - lo) / (hi - lo)
 
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
-            f'font-size="11" role="img" aria-label="ratio and confidence interval per target">')
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'font-family="sans-serif" font-size="11" role="img" '
+            f'aria-label="ratio and confidence interval per target">')
     out = [head] + [f'<text x="6" y="{12 + 13 * k}" fill="#57606a">{html.escape(t)}</text>'
                     for k, t in enumerate(LEGEND)]
     for tick in (0.5, 0.8, 1.0, 1.25, 2.0):
         if lo <= math.log(tick) <= hi:
-            out.append(f'<line x1="{x(tick):.1f}" y1="{TOP - 6}" x2="{x(tick):.1f}" y2="{height - 4}" '
-                       f'stroke="{"#57606a" if tick == 1 else "#d0d7de"}" stroke-width="1"/>'
-                       f'<text x="{x(tick):.1f}" y="{TOP - 10}" text-anchor="middle">{tick:g}x</text>')
+            out.append(f'<line x1="{x(tick):.1f}" y1="{TOP - 6}" x2="{x(tick):.1f}" '
+                       f'y2="{height - 4}" stroke="{"#57606a" if tick == 1 else "#d0d7de"}" '
+                       f'stroke-width="1"/>'
+                       f'<text x="{x(tick):.1f}" y="{TOP - 10}" text-anchor="middle">'
+                       f'{tick:g}x</text>')
     for i, e in enumerate(rows):
         y = TOP + ROW * i + ROW / 2
         if i and e["target"] != rows[i - 1]["target"]:       # a thin rule between targets
-            out.append(f'<line x1="6" y1="{y - ROW / 2:.1f}" x2="{width - 6}" y2="{y - ROW / 2:.1f}" '
-                       f'stroke="#eaeef2"/>')
+            out.append(f'<line x1="6" y1="{y - ROW / 2:.1f}" x2="{width - 6}" '
+                       f'y2="{y - ROW / 2:.1f}" stroke="#eaeef2"/>')
         colour = COLOURS.get(e["verdict"], "#57606a")
-        tip = html.escape(f"{e['target']} ({e['method']}, {e['blocks']} blocks): {e['verdict']}. {e.get('note') or ''}")
+        tip = html.escape(f"{e['target']} ({e['method']}, {e['blocks']} blocks): "
+                          f"{e['verdict']}. {e.get('note') or ''}")
         out.append(f'<g class="row"><title>{tip}</title>')
         hw = e.get("aa_half_width")
         if hw is not None:
-            out.append(f'<rect x="{x(1 / (1 + hw)):.1f}" y="{y - 7:.1f}" width="{x(1 + hw) - x(1 / (1 + hw)):.1f}" '
-                       f'height="14" fill="#8c959f" fill-opacity="0.25"/>')
+            out.append(f'<rect x="{x(1 / (1 + hw)):.1f}" y="{y - 7:.1f}" '
+                       f'width="{x(1 + hw) - x(1 / (1 + hw)):.1f}" height="14" '
+                       f'fill="#8c959f" fill-opacity="0.25"/>')
         for bound in e["region"]:
             if bound:
-                out.append(f'<line x1="{x(bound):.1f}" y1="{y - 8:.1f}" x2="{x(bound):.1f}" y2="{y + 8:.1f}" '
-                           f'stroke="#0969da" stroke-width="2" stroke-dasharray="3,2"/>')
+                out.append(f'<line x1="{x(bound):.1f}" y1="{y - 8:.1f}" x2="{x(bound):.1f}" '
+                           f'y2="{y + 8:.1f}" stroke="#0969da" stroke-width="2" '
+                           f'stroke-dasharray="3,2"/>')
         if e["ci_low"] and e["ci_high"]:
-            out.append(f'<line x1="{x(e["ci_low"]):.1f}" y1="{y:.1f}" x2="{x(e["ci_high"]):.1f}" y2="{y:.1f}" '
-                       f'stroke="{colour}" stroke-width="3"/>')
+            out.append(f'<line x1="{x(e["ci_low"]):.1f}" y1="{y:.1f}" x2="{x(e["ci_high"]):.1f}" '
+                       f'y2="{y:.1f}" stroke="{colour}" stroke-width="3"/>')
         if e["ratio"]:
             out.append(f'<circle cx="{x(e["ratio"]):.1f}" cy="{y:.1f}" r="3.5" fill="{colour}"/>')
-        figures = (f'{e["ratio"]:.2f}x [{e["ci_low"]:.2f}, {e["ci_high"]:.2f}]' if e["ci_low"] and e["ci_high"]
-                   else "no interval")
-        out.append(f'<text x="{LABEL_W - 6}" y="{y + 4:.1f}" text-anchor="end">{html.escape(_label(e))}</text>'
+        figures = (f'{e["ratio"]:.2f}x [{e["ci_low"]:.2f}, {e["ci_high"]:.2f}]'
+                   if e["ci_low"] and e["ci_high"] else "no interval")
+        out.append(f'<text x="{LABEL_W - 6}" y="{y + 4:.1f}" text-anchor="end">'
+                   f'{html.escape(_label(e))}</text>'
                    f'<text x="{LABEL_W + PLOT_W + 8}" y="{y + 4:.1f}" fill="{colour}">'
                    f'{figures} {html.escape(_bound(e))} {e["verdict"]}</text></g>')
     out.append("</svg>")
@@ -251,17 +269,18 @@ def interval_plot(entries):
 
 def _bound(e):
     lo, hi = e["region"]
-    return f"<= {hi:g}" if lo is None else f">= {lo:g}" if hi is None else f"in [{lo:.2f}, {hi:.2f}]"
+    return (f"<= {hi:g}" if lo is None else f">= {lo:g}" if hi is None
+            else f"in [{lo:.2f}, {hi:.2f}]")
 
 
-# ---------------------------------------------------------------------------------------------- waterfall
+# -------------------------------------------------------------------------------- waterfall
 BAR_W, GAP, ML, MT, MB, H = 46, 18, 56, 30, 72, 270
 FRAMEWORK, PROJECT, FLOOR_FILL = "#54aeff", "#fb8f44", "#8c959f"
 
 
 def waterfall_svg(w):
-    """One mode's waterfall at one step: the floor's bar, then each rung's added CPU ms/req floating on the level
-    below it, with its interval as a whisker; the project's own rungs in orange."""
+    """One mode's waterfall at one step: the floor's bar, then each rung's added CPU ms/req
+    floating on the level below, its interval as a whisker; the project's own rungs in orange."""
     bars = w["bars"]
     base = ladder.PROJECT_BASE.get(w["mode"])
     project = set(w["rungs"][w["rungs"].index(base) + 1:]) if base in w["rungs"] else set()
@@ -270,9 +289,11 @@ def waterfall_svg(w):
         t = cols[-1][2]
         known = b["added_low"] is not None
         cols.append((b["series"], t, t + b["added"], t + b["added_low"] if known else None,
-                     t + b["added_high"] if known else None, PROJECT if b["series"] in project else FRAMEWORK,
+                     t + b["added_high"] if known else None,
+                     PROJECT if b["series"] in project else FRAMEWORK,
                      f", {b['added']:+.3f} over {b['base']}"
-                     + (f" [{b['added_low']:+.3f}, {b['added_high']:+.3f}]" if known else "") + f", {b['ratio']:.2f}x"))
+                     + (f" [{b['added_low']:+.3f}, {b['added_high']:+.3f}]" if known else "")
+                     + f", {b['ratio']:.2f}x"))
     hi = max(v for c in cols for v in (c[2], c[4]) if v is not None) * 1.12
     lo = min(0.0, *(v for c in cols for v in (c[2], c[3]) if v is not None))
     ticks = nice_ticks(lo, hi)
@@ -285,28 +306,35 @@ def waterfall_svg(w):
 
     e = html.escape
     title = f"{w['mode']}, {w['scenario']} {w['rate']:,.0f} req/s: CPU ms/req"
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{H}" viewBox="0 0 {width} {H}" '
-           f'class="chart" role="img" aria-label="{e(title)}">', f'<text x="{ML}" y="16" class="t">{e(title)}</text>']
-    out.append('<path class="grid" d="' + "".join(f"M{ML} {y(t):.1f}H{width - 10}" for t in ticks) + '"/>'
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{H}" '
+           f'viewBox="0 0 {width} {H}" class="chart" role="img" aria-label="{e(title)}">',
+           f'<text x="{ML}" y="16" class="t">{e(title)}</text>']
+    out.append('<path class="grid" d="'
+               + "".join(f"M{ML} {y(t):.1f}H{width - 10}" for t in ticks) + '"/>'
                + '<g class="ax" text-anchor="end">'
-               + "".join(f'<text x="{ML - 5}" y="{y(t) + 4:.1f}">{t:g}</text>' for t in ticks) + "</g>")
+               + "".join(f'<text x="{ML - 5}" y="{y(t) + 4:.1f}">{t:g}</text>' for t in ticks)
+               + "</g>")
     for i, (name, start, end, wl, wh, fill, more) in enumerate(cols):
         x = ML + GAP / 2 + i * (BAR_W + GAP)
         top, bottom = y(max(start, end)), y(min(start, end))
-        out.append(f'<g><title>{e(f"{name}: {end:.3f} CPU ms/req{more}")}</title><rect x="{x:.1f}" y="{top:.1f}" '
-                   f'width="{BAR_W}" height="{max(bottom - top, 1):.1f}" fill="{fill}"/>')
+        out.append(f'<g><title>{e(f"{name}: {end:.3f} CPU ms/req{more}")}</title>'
+                   f'<rect x="{x:.1f}" y="{top:.1f}" width="{BAR_W}" '
+                   f'height="{max(bottom - top, 1):.1f}" fill="{fill}"/>')
         if wl is not None:
             cx = x + BAR_W / 2
-            out.append(f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(wl):.1f}" y2="{y(wh):.1f}" stroke="#24292f" '
-                       f'stroke-width="1.5"/>')
+            out.append(f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(wl):.1f}" y2="{y(wh):.1f}" '
+                       f'stroke="#24292f" stroke-width="1.5"/>')
         label = f"{end:.3f}" if i == 0 else f"{end - start:+.3f}"
-        out.append(f'<text x="{x + BAR_W / 2:.1f}" y="{min(top, y(wh) if wh is not None else top) - 4:.1f}" '
+        out.append(f'<text x="{x + BAR_W / 2:.1f}" '
+                   f'y="{min(top, y(wh) if wh is not None else top) - 4:.1f}" '
                    f'text-anchor="middle" class="lg">{label}</text>')
         lx, ly = x + BAR_W / 2, MT + ph + 12
-        out.append(f'<text transform="translate({lx:.1f},{ly}) rotate(-35)" text-anchor="end" class="ax">'
-                   f'{e(name)}</text></g>')
+        out.append(f'<text transform="translate({lx:.1f},{ly}) rotate(-35)" text-anchor="end" '
+                   f'class="ax">{e(name)}</text></g>')
         if i + 1 < len(cols):   # the connector to the next bar's start
-            out.append(f'<line x1="{x + BAR_W:.1f}" x2="{x + BAR_W + GAP:.1f}" y1="{y(end):.1f}" y2="{y(end):.1f}" '
-                       f'stroke="#57606a" stroke-dasharray="2,2"/>')
-    out.append(f'<line x1="{ML}" x2="{width - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#57606a"/></svg>')
+            out.append(f'<line x1="{x + BAR_W:.1f}" x2="{x + BAR_W + GAP:.1f}" '
+                       f'y1="{y(end):.1f}" y2="{y(end):.1f}" stroke="#57606a" '
+                       f'stroke-dasharray="2,2"/>')
+    out.append(f'<line x1="{ML}" x2="{width - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
+               f'stroke="#57606a"/></svg>')
     return "".join(out)

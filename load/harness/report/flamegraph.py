@@ -1,6 +1,6 @@
-"""A flame graph as SVG from collapsed stacks ('frame;frame;... COUNT'): the root at the bottom, each frame as wide as
-its samples, a tooltip (title) per frame with its share; frames narrower than MIN_SHARE of the whole are left out,
-which keeps a profile to a file of about 100 KB that a published result can keep."""
+"""A flame graph as SVG from collapsed stacks ('frame;frame;... COUNT'): the root at the bottom,
+each frame as wide as its samples, a tooltip (title) per frame with its share; frames narrower than
+MIN_SHARE of the whole are left out, so a profile's file (about 100 KB) fits a published result."""
 import collections
 import html
 import zlib
@@ -61,15 +61,15 @@ def svg(stacks, title):
 
     walk(root[1], 0.0, 0)
     height = (depth_max + 1) * ROW + 40
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" font-family="monospace" '
-           f'font-size="{FONT}"><style>rect{{height:{ROW - 1}px}}</style>'
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+           f'font-family="monospace" font-size="{FONT}"><style>rect{{height:{ROW - 1}px}}</style>'
            f'<rect width="100%" style="height:100%" fill="#fdfdf6"/>',
            f'<text x="4" y="16" font-size="13">{html.escape(title)}: {root[0]:,} samples</text>']
     for x, depth, w, frame, n in rects:
         y = height - (depth + 1) * ROW - 4
         tip = html.escape(f"{frame}: {n:,} samples, {100 * n / total:.2f} %")
-        out.append(f'<rect x="{x:.1f}" y="{y}" width="{max(w - 0.5, 0.1):.1f}" fill="{_color(frame, depth)}">'
-                   f'<title>{tip}</title></rect>')
+        out.append(f'<rect x="{x:.1f}" y="{y}" width="{max(w - 0.5, 0.1):.1f}" '
+                   f'fill="{_color(frame, depth)}"><title>{tip}</title></rect>')
         label = _label(frame, w)
         if label:
             out.append(f'<text x="{x + 2:.1f}" y="{y + ROW - 4}">{html.escape(label)}</text>')

@@ -1,16 +1,17 @@
-"""The one Jinja2 environment every HTML page and section of the harness is rendered with (templates/*.j2), and the
-report's style sheet."""
+"""The one Jinja2 environment every HTML page and section of the harness is rendered with
+(templates/*.j2), and the report's style sheet."""
 from importlib import resources
 
 import jinja2
 
 CSS = resources.files(__package__).joinpath("templates", "report.css").read_text()
-TEMPLATES = jinja2.Environment(loader=jinja2.PackageLoader(__package__, "templates"), autoescape=True,
-                               trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+TEMPLATES = jinja2.Environment(loader=jinja2.PackageLoader(__package__, "templates"),
+                               autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                               undefined=jinja2.StrictUndefined)
 
 
 def render(name, **context):
-    """The text of template NAME (under templates/) with CONTEXT; the style sheet is there as `css`."""
+    """The text of template NAME (templates/) with CONTEXT; the style sheet is there as `css`."""
     return TEMPLATES.get_template(name).render(css=CSS, **context)
 
 

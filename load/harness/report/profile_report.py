@@ -1,8 +1,8 @@
-"""A `compare --profile` run's profiles (analysis/profiles.py) on paper: RUN/profiles/ with profiles.json,
-profiles.md and a flame graph per series and step (flamegraph.py), and report.html's "Where the CPU goes" section:
-per series and step the CPU ms per request by thread kind and by layer, its flame graph, the frames that differ most.
+"""A `compare --profile` run's profiles (analysis/profiles.py) on paper: RUN/profiles/ with
+profiles.json, profiles.md and a flame graph per series and step (flamegraph.py), and report.html's
+"Where the CPU goes": CPU ms/req by thread kind and layer, flame graphs, the most differing frames.
 
-Usage: python -m harness.report.profile_report RUN   (RUN/profiles/ anew from the trials the run listed in it)"""
+Usage: python -m harness.report.profile_report RUN  (RUN/profiles/ anew from its listed trials)"""
 import json
 import os
 import sys
@@ -12,8 +12,8 @@ from harness.report import flamegraph, pages, verdict_sections
 
 
 def write(run, records, dirs):
-    """RUN/profiles/ from the measured trials' folders DIRS and their RECORDS; nothing when none was profiled.
-    Returns the data of profiles.json, or None."""
+    """RUN/profiles/ from the measured trials' folders DIRS and their RECORDS; nothing when none was
+    profiled. Returns the data of profiles.json, or None."""
     data = profiles.analyse(dirs, records)
     if not data["profiles"]:
         return None
@@ -22,7 +22,8 @@ def write(run, records, dirs):
     with open(os.path.join(d, profiles.MEASURED), "w") as f:
         f.writelines(os.path.relpath(x, run) + "\n" for x in dirs)
     for p in data["profiles"]:
-        title = f"{p['series']}, {p['scenario']} {p['rate']:g} req/s, {p['cpu_ms'] or 0:.3f} CPU ms/req"
+        title = (f"{p['series']}, {p['scenario']} {p['rate']:g} req/s, "
+                 f"{p['cpu_ms'] or 0:.3f} CPU ms/req")
         with open(os.path.join(d, p["name"] + ".svg"), "w") as f:
             f.write(flamegraph.svg(p.pop("stacks"), title))
     with open(os.path.join(d, "profiles.json"), "w") as f:
@@ -37,16 +38,17 @@ def markdown(data):
     out = ["# Where the CPU goes (async-profiler, every measured trial)", ""]
     for p in data["profiles"]:
         lay = p["layers"]
-        out += [f"## {p['series']}, {p['scenario']} {p['rate']:g} req/s: {p['cpu_ms'] or 0:.3f} CPU ms/req, "
-                f"{p['samples']:,} samples ([flame graph]({p['name']}.svg))", "",
+        out += [f"## {p['series']}, {p['scenario']} {p['rate']:g} req/s: {p['cpu_ms'] or 0:.3f} "
+                f"CPU ms/req, {p['samples']:,} samples ([flame graph]({p['name']}.svg))", "",
                 "threads: " + _ms(lay["threads"]), "", "by layer: " + _ms(lay["layers"]), ""]
     for d in data["differences"]:
-        out += [f"## {d['series']} over {d['base']}, {d['scenario']} {d['rate']:g} req/s: {d['cpu_ms']:.3f} vs "
-                f"{d['base_cpu_ms']:.3f} CPU ms/req", "",
-                f"| frame | {d['series']} ms/req (share) | {d['base']} ms/req (share) | difference |",
-                "|---|---|---|---|"]
-        out += [f"| `{r['frame']}` | {r['ms']:.4f} ({100 * (r['share'] or 0):.1f} %) | {r['base_ms']:.4f} "
-                f"({100 * (r['base_share'] or 0):.1f} %) | {r['diff_ms']:+.4f} |" for r in d["rows"]]
+        out += [f"## {d['series']} over {d['base']}, {d['scenario']} {d['rate']:g} req/s: "
+                f"{d['cpu_ms']:.3f} vs {d['base_cpu_ms']:.3f} CPU ms/req", "",
+                f"| frame | {d['series']} ms/req (share) | {d['base']} ms/req (share) | "
+                "difference |", "|---|---|---|---|"]
+        out += [f"| `{r['frame']}` | {r['ms']:.4f} ({100 * (r['share'] or 0):.1f} %) | "
+                f"{r['base_ms']:.4f} ({100 * (r['base_share'] or 0):.1f} %) | {r['diff_ms']:+.4f} |"
+                for r in d["rows"]]
         out.append("")
     return "\n".join(out)
 
@@ -61,7 +63,7 @@ def load(run):
 
 
 def _ms(layers):
-    """'name ms, ...' of the entries that round to at least 0.001 ms (a thread that took a sample or two is noise)."""
+    """'name ms, ...' of entries rounding to >= 0.001 ms (a thread with a sample or two: noise)."""
     return ", ".join(f"{k} {v:.3f}" for k, v in layers.items() if v >= 0.0005)
 
 

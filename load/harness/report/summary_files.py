@@ -1,5 +1,5 @@
-"""A run's rows -> summary.csv, summary.json and summary.md (and report.html, html_report.py), all from the result
-model (analysis/model.py: StepRow's fields, units and column labels)."""
+"""A run's rows -> summary.csv, summary.json and summary.md (and report.html, html_report.py), all
+from the result model (analysis/model.py: StepRow's fields, units and column labels)."""
 import csv
 import glob
 import json
@@ -36,29 +36,33 @@ def write_csv_json(run, rows):
         w.writeheader()
         w.writerows(r.csv_cells() for r in typed)
     meta = read_json(os.path.join(run, "machine.json"), {})
-    # read before the file is opened for writing: a published result's verdicts live in its summary.json
-    lad, head = ladder_report.of_run(verdict_sections.load(run), rows), verdict_sections.json_head(run)
-    with open(os.path.join(run, "summary.json"), "w") as f:   # one row a line: a fifth smaller than indented
+    # read before the file is opened for writing: a published result's verdicts are in summary.json
+    lad, head = (ladder_report.of_run(verdict_sections.load(run), rows),
+                 verdict_sections.json_head(run))
+    # one row a line: a fifth smaller than indented
+    with open(os.path.join(run, "summary.json"), "w") as f:
         f.write("{" + head + (f'"ladder": {json.dumps(lad)},\n' if lad else "")
                 + '"machine": ' + json.dumps(meta, indent=1) + ',\n"rows": [\n'
                 + ",\n".join(json.dumps(r.as_dict()) for r in typed) + "\n]}\n")
 
 
 def opening(run, rows, worker_pool):
-    """The lines summary.md and report.html open with: the verdicts' (verdict_summary.opening), or for a run without
-    (sequential) what was swept and its point targets."""
+    """The lines summary.md and report.html open with: the verdicts' (verdict_summary.opening), or
+    for a run without (sequential) what was swept and its point targets."""
     data = verdict_sections.load(run)
     if data:
         return verdict_summary.opening(data)
-    steps = ", ".join(f"{sc} ({', '.join(dict.fromkeys(load_label(r) for r in rows if r['scenario'] == sc))})"
-                      for sc in dict.fromkeys(r["scenario"] for r in rows))
-    out = [f"Compared {', '.join(dict.fromkeys(r['mode'] for r in rows))} in a sequential sweep, one reading per "
-           f"step and no intervals: {steps}."]
+    steps = ", ".join(
+        f"{sc} ({', '.join(dict.fromkeys(load_label(r) for r in rows if r['scenario'] == sc))})"
+        for sc in dict.fromkeys(r["scenario"] for r in rows))
+    out = [f"Compared {', '.join(dict.fromkeys(r['mode'] for r in rows))} in a sequential sweep, "
+           f"one reading per step and no intervals: {steps}."]
     t = targets(rows, worker_pool)
     if t:
         n = {v: sum(1 for *_, x in t if x == v) for v in ("PASS", "FAIL")}
         out.append(f"Targets on those readings: {n['PASS']} hold, {n['FAIL']} miss"
-                   + (f" ({'; '.join(a for a, _, v in t if v == 'FAIL')[:300]})" if n["FAIL"] else "")
+                   + (f" ({'; '.join(a for a, _, v in t if v == 'FAIL')[:300]})"
+                      if n["FAIL"] else "")
                    + "; a difference is decided only by the interleaved design's intervals.")
     return out
 
@@ -66,38 +70,46 @@ def opening(run, rows, worker_pool):
 def how_measured(run, meta):
     """The section summary.md ends with: the design, the machine, the tools, the method."""
     data = verdict_sections.load(run)
-    lines = ["## How this was measured", ""] + ([verdict_sections.design_text(data["design"]), ""] if data else [])
+    lines = ["## How this was measured", ""] + (
+        [verdict_sections.design_text(data["design"]), ""] if data else [])
     lines += [f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), "
-              f"{meta.get('memory_mib', '?')} MiB RAM, {meta.get('os', '?')}, kernel {meta.get('kernel', '?')}",
-              f"- **JDK**: {meta.get('jdk', 'n/a')}", f"- **Quarkus**: {meta.get('quarkus', 'n/a')}",
-              f"- **app**: {meta.get('app', 'n/a')}; JVM options: `{meta.get('java_opts') or 'JVM defaults'}`",
-              f"- **run**: {meta.get('started', '?')}, `{meta.get('command', '')}`, commit {meta.get('git_commit')}",
+              f"{meta.get('memory_mib', '?')} MiB RAM, {meta.get('os', '?')}, kernel "
+              f"{meta.get('kernel', '?')}",
+              f"- **JDK**: {meta.get('jdk', 'n/a')}",
+              f"- **Quarkus**: {meta.get('quarkus', 'n/a')}",
+              f"- **app**: {meta.get('app', 'n/a')}; JVM options: "
+              f"`{meta.get('java_opts') or 'JVM defaults'}`",
+              f"- **run**: {meta.get('started', '?')}, `{meta.get('command', '')}`, commit "
+              f"{meta.get('git_commit')}",
               f"- **tools**: {meta.get('vegeta', 'vegeta')}, {meta.get('hey', 'hey')}"
               + (f", {meta['hyperfoil']}" if meta.get("hyperfoil") else ""),
-              f"- **mode order**: {order_text(meta)}", f"- **CPU placement**: {meta.get('placement') or 'none'}",
+              f"- **mode order**: {order_text(meta)}",
+              f"- **CPU placement**: {meta.get('placement') or 'none'}",
               f"- **pools and limits** (every mode): {settings_text(meta)}",
               ""] + [f"- {x}" for x in method_notes(meta)] + [""]
-    lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival rate; their "
-              "percentiles leave out the requests of the step's ramp-in (RAMP_IN, 1 s by default), which "
-              "'p99 incl. ramp-in' counts too. hey rows "
-              "(load = requests in flight) are the closed model: they probe saturation throughput; their "
-              "latency hides queueing. 'ok req/s' is Vegeta's throughput (successes over send time plus the "
-              "wait for the last answers) or hey's successes per second. CPU ms/req is the app process's "
-              "utime+stime during the step over successful requests (delay service not included). threads = "
-              "peak OS threads of the app (platform threads). Flags: LOW_SEND_RATE = Vegeta sent < 95% of the "
-              "asked rate (generator-limited, latency under-reported); BELOW_RATE = answers fell > 5% behind "
-              "the asked rate (server saturated); ERRORS = success < 100%; NO_SAMPLES = no process samples; "
-              "APP_UNRESPONSIVE = the "
-              "app did not answer one more request after the step (thread dump in the step folder) and was "
-              "restarted.", ""]
+    lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival "
+              "rate; their percentiles leave out the requests of the step's ramp-in (RAMP_IN, 1 s "
+              "by default), which 'p99 incl. ramp-in' counts too. hey rows (load = requests in "
+              "flight) are the closed model: they probe saturation throughput; their latency hides "
+              "queueing. 'ok req/s' is Vegeta's throughput (successes over send time plus the wait "
+              "for the last answers) or hey's successes per second. CPU ms/req is the app "
+              "process's utime+stime during the step over successful requests (delay service not "
+              "included). threads = peak OS threads of the app (platform threads). Flags: "
+              "LOW_SEND_RATE = Vegeta sent < 95% of the asked rate (generator-limited, latency "
+              "under-reported); BELOW_RATE = answers fell > 5% behind the asked rate (server "
+              "saturated); ERRORS = success < 100%; NO_SAMPLES = no process samples; "
+              "APP_UNRESPONSIVE = the app did not answer one more request after the step (thread "
+              "dump in the step folder) and was restarted.", ""]
     return lines
 
 
 def write_md(run, rows, meta, scenarios, worker_pool):
     lines = ["# vt-vs-reactive load run", "", *opening(run, rows, worker_pool), ""]
     decided = verdict_sections.md_lines(verdict_sections.load(run))
-    lines += decided + ladder_report.md_lines(ladder_report.of_run(verdict_sections.load(run), rows))
-    lines += [] if decided else targets_md(rows, meta, worker_pool)   # no point verdicts beside the intervals
+    lines += decided + ladder_report.md_lines(
+        ladder_report.of_run(verdict_sections.load(run), rows))
+    # no point verdicts beside the intervals
+    lines += [] if decided else targets_md(rows, meta, worker_pool)
     for sc in scenarios:
         sr = [r for r in rows if r["scenario"] == sc]
         if not sr:
@@ -105,8 +117,8 @@ def write_md(run, rows, meta, scenarios, worker_pool):
         lines += [f"## {sc} (`{sr[0]['params']}`)", ""]
         ceil = worker_ceiling(sc, sr[0]["params"], worker_pool)
         if ceil:
-            lines += [f"Worker-mode ceiling by Little's law: {worker_pool} threads / request time = "
-                      f"{ceil:,.0f} req/s.", ""]
+            lines += [f"Worker-mode ceiling by Little's law: {worker_pool} threads / request time "
+                      f"= {ceil:,.0f} req/s.", ""]
         lines.append("| " + " | ".join(model.label(k) for k in model.TABLE) + " |")
         lines.append("|" + "|".join("---" for _ in model.TABLE) + "|")
         for r in sr:
@@ -131,11 +143,12 @@ def targets_md(rows, meta, worker_pool):
     sat = saturation(rows, **saturation_args(meta))
     if sat:
         runs = "saturation_runs" in (meta or {})
-        lines += ["", "## Saturation (io)", "", "| series | highest rate fully served, p99 < 2x delay"
+        lines += ["", "## Saturation (io)", "",
+                  "| series | highest rate fully served, p99 < 2x delay"
                   + (" (median rows) | in each run | " if runs else " | ") + "limit |",
                   "|---|---|---|" + ("---|" if runs else "")]
-        lines += [f"| {m} | {fmt(x, 0) if x else 'none'} | " + (f"{per_run_text(meta, m)} | " if runs else "")
-                  + f"{w} |" for m, x, w in sat]
+        lines += [f"| {m} | {fmt(x, 0) if x else 'none'} | "
+                  + (f"{per_run_text(meta, m)} | " if runs else "") + f"{w} |" for m, x, w in sat]
     return lines + [""]
 
 
@@ -147,6 +160,5 @@ def write_all(run, rows, meta):
     write_md(run, rows, meta, seen, worker_pool)
     html_report.write_html(run, rows, meta, seen, worker_pool, opening(run, rows, worker_pool))
     flagged = sum(1 for r in rows if r["flags"])
-    print(f"{len(rows)} steps, {flagged} flagged -> {run}/summary.csv, summary.json, summary.md, report.html")
-
-
+    print(f"{len(rows)} steps, {flagged} flagged -> {run}/summary.csv, summary.json, summary.md, "
+          "report.html")

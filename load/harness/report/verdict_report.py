@@ -1,7 +1,6 @@
-"""The verdicts of an interleaved or duet run in its results folder: trials.jsonl (one record per trial, the fields of
-model.TrialRecord) and verdicts.json (the design and stats.analyse's result) written by the runner, the report's
-rows of the run, its summaries and report.html with the verdicts on top (verdict_sections.py), and the lines that end
-the runner's log."""
+"""The verdicts of an interleaved or duet run in its results folder: the runner's trials.jsonl (a
+model.TrialRecord per trial) and verdicts.json (design, stats.analyse's result), the report's rows,
+summaries and report.html with the verdicts on top, and the lines that end the runner's log."""
 from __future__ import annotations
 
 import glob
@@ -16,7 +15,7 @@ from harness.report.verdict_sections import TRIALS, VERDICTS, ci_text
 
 
 def write(run, records, result, design):
-    """The runner's output: RECORDS (trial records), RESULT (stats.analyse) and DESIGN (what was run, how)."""
+    """The runner's output: RECORDS (trial records), RESULT (stats.analyse), DESIGN (what ran)."""
     with open(os.path.join(run, TRIALS), "w") as f:
         f.writelines(json.dumps(r) + "\n" for r in records)
     with open(os.path.join(run, VERDICTS), "w") as f:
@@ -24,8 +23,8 @@ def write(run, records, result, design):
 
 
 def rows_of(runs, worker_pool):
-    """The report's rows of interleaved RUNS (their folders: one, or several pooled): per series and step, the median
-    over the blocks' trials."""
+    """The report's rows of interleaved RUNS (folders: one, or several pooled): per series and step,
+    the median over the blocks' trials."""
     by_block = {}
     for i, run in enumerate(runs):
         for d in sorted(glob.glob(os.path.join(run, "trials", "*"))):
@@ -36,7 +35,7 @@ def rows_of(runs, worker_pool):
 
 
 def publish(run, worker_pool):
-    """summary.csv/json/md and report.html of an interleaved run (summary_files.write_all, the verdicts on top)."""
+    """summary.csv/json/md and report.html of an interleaved run (summary_files.write_all)."""
     rows = rows_of([run], worker_pool)
     if not rows:
         return 1
@@ -45,17 +44,17 @@ def publish(run, worker_pool):
 
 
 def headline(data, design=None):
-    """The lines that end the runner's log: with the run's DESIGN the opening (verdict_summary.opening: what was
-    compared, decided and not), then one line per verdict naming the metric it judges, with its note (an A/A
-    interval that excludes 1.00 on its own but not at the family-wise level says so: its PASS would read as a
-    contradiction)."""
-    out = [f"{x['verdict']:12} {x['scenario']} {x['rate']:g} {METRICS[x['metric']].name}: {x['target']}: {ci_text(x)}"
+    """The lines that end the runner's log: with DESIGN the opening (verdict_summary.opening), then
+    a line per verdict naming its metric, with its note (an A/A interval excluding 1.00 alone but
+    not family-wise says so: its PASS would read as a contradiction)."""
+    out = [f"{x['verdict']:12} {x['scenario']} {x['rate']:g} {METRICS[x['metric']].name}: "
+           f"{x['target']}: {ci_text(x)}"
            + (f" ({x['note']})" if x.get("note") else "") for x in data["verdicts"]]
     if design:
         return [*verdict_summary.opening({**data, "design": design}), "", *out]
     if data.get("design_broken"):
         out.insert(0, "DESIGN BROKEN: " + data["design_broken"])
     if data.get("cannot_decide"):
-        out.insert(0, f"Cannot decide: {data['cannot_decide']}: no target is called and the A/A pair is not judged "
-                      "(a run with several app invocations per series decides)")
+        out.insert(0, f"Cannot decide: {data['cannot_decide']}: no target is called and the A/A "
+                      "pair is not judged (a run with several app invocations per series decides)")
     return out

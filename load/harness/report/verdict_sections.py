@@ -1,6 +1,6 @@
-"""What the report shows of a run's verdicts (verdicts.json, written by verdict_report.write): summary.json's
-top-level `verdicts` (the fields of model.VerdictEntry), the opening of summary.md and of report.html (interval plot,
-plain-language summary, one table row per target and step, named by its metric)."""
+"""What the report shows of a run's verdicts (verdicts.json, from verdict_report.write): the
+`verdicts` of summary.json (model.VerdictEntry's fields), the opening of summary.md and report.html
+(interval plot, plain-language summary, a table row per target and step, named by its metric)."""
 from __future__ import annotations
 
 import json
@@ -19,14 +19,14 @@ KEYS = VERDICT_KEYS   # summary.json's keys of a verdict entry, in order
 
 
 def load(run):
-    """verdicts.json of RUN, else the verdicts summary.json carries (a published result, whose verdicts.json is in
-    its archive), or None (a sequential run has none)."""
+    """verdicts.json of RUN, else summary.json's verdicts (a published result archives the file),
+    or None (a sequential run has none)."""
     data = read_json(os.path.join(run, VERDICTS))
     if data is None:
         data = read_json(os.path.join(run, "summary.json"), {})
-        data = {k: data[k] for k in ("verdicts", "design", "design_broken", "cannot_decide", "skipped",
-                                         "ladder") if k in data} \
-            if "verdicts" in data else None
+        data = ({k: data[k] for k in ("verdicts", "design", "design_broken", "cannot_decide",
+                                      "skipped", "ladder") if k in data}
+                if "verdicts" in data else None)
     return data
 
 
@@ -37,20 +37,21 @@ def records_of(run):
 
 
 def summary_json(data):
-    """The top-level keys summary.json gets from verdicts.json DATA: verdicts, design, design_broken, skipped."""
+    """summary.json's keys from verdicts.json DATA: verdicts, design, design_broken, skipped."""
     if not data:
         return {}
-    return {"verdicts": [{k: e.get(k) for k in KEYS} for e in data["verdicts"]], "design": data["design"],
-            "design_broken": data["design_broken"], "skipped": data["skipped"],
+    return {"verdicts": [{k: e.get(k) for k in KEYS} for e in data["verdicts"]],
+            "design": data["design"], "design_broken": data["design_broken"],
+            "skipped": data["skipped"],
             **({"cannot_decide": data["cannot_decide"]} if data.get("cannot_decide") else {})}
 
 
 def json_head(run):
-    """The start of summary.json's text for RUN: its verdict keys (summary_json), one verdict a line; '' for a
-    sequential run."""
+    """The start of summary.json for RUN: its verdict keys, one verdict a line; '' if sequential."""
     head = summary_json(load(run))
-    return "".join(f'"{k}": ' + ("[\n" + ",\n".join(json.dumps(e) for e in v) + "\n]" if k == "verdicts"
-                                 else json.dumps(v)) + ",\n" for k, v in head.items())
+    return "".join(f'"{k}": ' + ("[\n" + ",\n".join(json.dumps(e) for e in v) + "\n]"
+                                 if k == "verdicts" else json.dumps(v)) + ",\n"
+                   for k, v in head.items())
 
 
 def ci_text(e):
@@ -69,11 +70,13 @@ def warm_text(d):
     needed = [e["warm_blocks"] for e in log if e.get("warm_blocks")]
     if not needed:
         return ""
-    unsettled = [f"{e['series']} #{e['invocation']} ({100 * e['change']:+.0f} %)" if e.get("change") is not None
-                 else f"{e['series']} #{e['invocation']}" for e in log if e.get("settled") is False]
-    return (f"; warm blocks until the CPU per request of all series and steps together fell at most "
-            f"{100 * SETTLE_WITHIN:.0f} % from one to the next: {min(needed)}-{max(needed)} per invocation"
-            + (f", NEVER SETTLED (flagged): {', '.join(unsettled)}" if unsettled else ", every series settled"))
+    unsettled = [f"{e['series']} #{e['invocation']} ({100 * e['change']:+.0f} %)"
+                 if e.get("change") is not None else f"{e['series']} #{e['invocation']}"
+                 for e in log if e.get("settled") is False]
+    return (f"; warm blocks until the CPU per request of all series and steps together fell at "
+            f"most {100 * SETTLE_WITHIN:.0f} % from one to the next: {min(needed)}-{max(needed)} "
+            "per invocation" + (f", NEVER SETTLED (flagged): {', '.join(unsettled)}"
+                                if unsettled else ", every series settled"))
 
 
 def design_text(d):
@@ -82,55 +85,64 @@ def design_text(d):
     steps = ", ".join(f"{sc} {lv:g}{unit(tool)}" for sc, lv, tool in d["steps"])
     what = (f"duet (pairs loaded at the same moment, the step's rate split between them: "
             f"{'; '.join(' + '.join(p) for p in d['pairs'])})" if d["design"] == "duet"
-            else "interleaved (one series loaded at a time, a fresh random order per step and block)")
+            else "interleaved (one series loaded at a time, a fresh random order per "
+                 "step and block)")
     jvm = "; ".join(f"{k}: `{v}`" for k, v in (d.get("jvm_opts") or {}).items())
-    restarts = (f"apps restarted every {d['restart_every']} blocks" if d["restart_every"] < d["blocks"]
-                else "one app invocation per series")
+    restarts = (f"apps restarted every {d['restart_every']} blocks"
+                if d["restart_every"] < d["blocks"] else "one app invocation per series")
     if d.get("allocation"):
         a = d["allocation"]
-        then = f"every {a['restart_every']}" if a["restart_every"] else "no more restarts (none fitted the time left)"
+        then = (f"every {a['restart_every']}" if a["restart_every"]
+                else "no more restarts (none fitted the time left)")
         restarts += (f", then {then} from block {a['after_blocks'] + 1} (chosen from the noise "
-                     f"of the first {a['after_blocks']}: log-ratio sd {a['between_sd']:.3f} between invocations, "
-                     f"{a['within_sd']:.3f} between blocks of one; a restart {a['invocation_s']:.0f} s, a block "
-                     f"{a['block_s']:.0f} s" + (f"; {a['left_s'] / 60:.1f} min left" if a.get("left_s") else "") + ")")
+                     f"of the first {a['after_blocks']}: log-ratio sd {a['between_sd']:.3f} "
+                     f"between invocations, {a['within_sd']:.3f} between blocks of one; a restart "
+                     f"{a['invocation_s']:.0f} s, a block {a['block_s']:.0f} s"
+                     + (f"; {a['left_s'] / 60:.1f} min left" if a.get("left_s") else "") + ")")
     if d.get("warmups"):
         secs = [w[0] for w in d["warmups"]]
-        restarts += (f", each start warmed {min(secs)}-{max(secs)} s: ramped, then on while an app's JIT used more "
-                     f"than {d.get('warmup_jit_pct')} % of a core, at most {d.get('warmup_max_s')} s")
+        restarts += (f", each start warmed {min(secs)}-{max(secs)} s: ramped, then on while an "
+                     f"app's JIT used more than {d.get('warmup_jit_pct')} % of a core, at most "
+                     f"{d.get('warmup_max_s')} s")
     if d.get("warm_blocks"):
         settle = ", ".join(f"{x:.2f}x" for x in d.get("settling") or [])
         if warm_text(d):   # a run that warmed until settled (trials.settle)
             restarts += (f", warm blocks after each start, discarded{warm_text(d)}"
-                         + (f" (the last one's CPU per request over the next block's: {settle})" if settle else ""))
+                         + (f" (the last one's CPU per request over the next block's: {settle})"
+                            if settle else ""))
         else:
             restarts += (f", {d['warm_blocks']} warm block(s) after each start, discarded"
-                         + (f" (their CPU per request over the next block's: {settle})" if settle else ""))
-    return (f"Design: {what}. Series: {', '.join(d['series'])}. Steps: {steps}. {d['blocks']} blocks of "
-            f"{d['trial']} trials (after a {d['ramp_in']} ramp-in), {restarts}, seed {d['seed']}, looks at "
-            f"{d['looks'] or 'the end only'}, intervals at "
+                         + (f" (their CPU per request over the next block's: {settle})"
+                            if settle else ""))
+    return (f"Design: {what}. Series: {', '.join(d['series'])}. Steps: {steps}. "
+            f"{d['blocks']} blocks of {d['trial']} trials (after a {d['ramp_in']} ramp-in), "
+            f"{restarts}, seed {d['seed']}, looks at {d['looks'] or 'the end only'}, intervals at "
             f"{100 * d['level']:.1f} %; {d['seconds']} s in all." + speed_text(d)
             + (f" Extra JVM options: {jvm}." if jvm else ""))
 
 
 def pooled_text(d):
-    """The design line of pooled runs (report/pool.py): how many, their invocations, then each run's own line."""
+    """The design line of pooled runs (report/pool.py): how many, invocations, each run's line."""
     runs = d["pooled"]
-    return (f"Pooled: {len(runs)} runs of the same design taken together, each run's blocks and app invocations its "
-            f"own ({d['blocks']} blocks over {sum(r['invocations'] for r in runs)} invocations), intervals at "
+    return (f"Pooled: {len(runs)} runs of the same design taken together, each run's blocks and "
+            f"app invocations its own ({d['blocks']} blocks over "
+            f"{sum(r['invocations'] for r in runs)} invocations), intervals at "
             f"{100 * d['level']:.1f} % with the standard error over every run's invocations"
             + (f"; commits {', '.join(d['commits'])}" if d.get("commits") else "") + ". "
             + " ".join(f"Run {r['run']}: " + design_text(r) for r in runs))
 
 
 def speed_text(d):
-    """The machine's speed read before every trial, and how much CPU per request followed it (analysis/speed.py)."""
+    """The machine's speed per trial and how CPU per request followed it (analysis/speed.py)."""
     if not d.get("speed_us"):
         return ""
     low, high = d["speed_us"]
     follow = (f"CPU per request followed it with a slope of {d['speed_slope']:.2f} (log on log)"
-              if d.get("speed_slope") is not None else "CPU per request did not follow it above its noise")
-    return (f" The machine's speed, read before every trial: {low:.1f}-{high:.1f} us a yardstick unit; {follow}; "
-            "CPU per request is compared as measured (docs/statistics.md, \"The machine's speed\").")
+              if d.get("speed_slope") is not None
+              else "CPU per request did not follow it above its noise")
+    return (f" The machine's speed, read before every trial: {low:.1f}-{high:.1f} us a yardstick "
+            f"unit; {follow}; CPU per request is compared as measured (docs/statistics.md, "
+            "\"The machine's speed\").")
 
 
 def md_lines(data):
@@ -139,25 +151,26 @@ def md_lines(data):
         return []
     out = ["## Verdicts", ""]
     out += [f"- {x}" for x in verdict_summary.summary(data)] + [""]
-    out += ["| target | step | series | metric | ratio [interval] | A/A band | blocks | verdict | note |",
+    out += ["| target | step | series | metric | ratio [interval] | A/A band | blocks | "
+            "verdict | note |",
             "|---|---|---|---|---|---|---|---|---|"]
     for e in data["verdicts"]:
-        out.append(f"| {e['target']} | {e['scenario']} {e['rate']:,.0f} | {' / '.join(e['series'])} | "
-                   f"{LABELS[e['metric']]} | {ci_text(e)} | {_hw(e)} | {e['blocks']} | {e['verdict']} | "
-                   f"{(e.get('note') or '').replace('|', '/')} |")
-    out += ["", "Method: docs/statistics.md in the repository (geometric mean of per-block "
-            "ratios, Student's t on the log ratios with invocation-level standard error; Georges et al. 2007, "
-            "Kalibera and Jones 2013); the design at the end. The table rows below are medians over the blocks.",
-            ""]
+        out.append(f"| {e['target']} | {e['scenario']} {e['rate']:,.0f} | "
+                   f"{' / '.join(e['series'])} | {LABELS[e['metric']]} | {ci_text(e)} | {_hw(e)} | "
+                   f"{e['blocks']} | {e['verdict']} | {(e.get('note') or '').replace('|', '/')} |")
+    out += ["", "Method: docs/statistics.md in the repository (geometric mean of per-block ratios, "
+            "Student's t on the log ratios with invocation-level standard error; Georges et al. "
+            "2007, Kalibera and Jones 2013); the design at the end. The table rows below are "
+            "medians over the blocks.", ""]
     return out
 
 
 def html_section(data):
-    """report.html's opening: the interval plot, the summary and the table (templates/verdicts.html.j2)."""
+    """report.html's opening: the interval plot, summary and table (templates/verdicts.html.j2)."""
     if not data:
         return ""
-    rows = [{"label": verdict_label(v), "step": f"{v['scenario']} {v['rate']:,.0f}", "ci": ci_text(v),
-             "band": _hw(v), "blocks": v["blocks"], "verdict": v["verdict"], "note": v.get("note") or ""}
-            for v in data["verdicts"]]
+    rows = [{"label": verdict_label(v), "step": f"{v['scenario']} {v['rate']:,.0f}",
+             "ci": ci_text(v), "band": _hw(v), "blocks": v["blocks"], "verdict": v["verdict"],
+             "note": v.get("note") or ""} for v in data["verdicts"]]
     return pages.render("verdicts.html.j2", plot=charts.interval_plot(data["verdicts"]),
                         summary=verdict_summary.summary(data), rows=rows)

@@ -1,6 +1,6 @@
-"""`compare` (load/compare.sh): the settings of a run and the design that runs it: sequential (one mode at a time,
-sequential.py), interleaved or duet (interleave.py), the scale or coldstart experiment (scale.py, coldstart.py); N
-sequential runs and their medians (`--set runs=N`)."""
+"""`compare` (load/compare.sh): a run's settings and the design that runs it: sequential (one mode
+at a time, sequential.py), interleaved or duet (interleave.py), the scale or coldstart experiment
+(scale.py, coldstart.py); N sequential runs and their medians (`--set runs=N`)."""
 import copy
 import os
 import sys
@@ -17,12 +17,13 @@ from harness.runs.system import System
 
 
 def one_run_argv(argv):
-    """ARGV without --out and `--set runs=`, `--set rotate=` (and their values): the command line of one of N runs."""
+    """ARGV without --out, `--set runs=`, `--set rotate=` and values: one of N runs' argv."""
     once, skip = [], False
     for a, nxt in zip(argv, [*argv[1:], ""]):
         if skip:
             skip = False
-        elif a == "--out" or a == "--set" and nxt.replace("-", "_").startswith(("runs=", "rotate=")):
+        elif (a == "--out"
+              or a == "--set" and nxt.replace("-", "_").startswith(("runs=", "rotate="))):
             skip = True
         elif not a.startswith(("--out=", "--set=runs=", "--set=rotate=")):
             once.append(a)
@@ -30,9 +31,9 @@ def one_run_argv(argv):
 
 
 def write_agent_benchmarks(s, steps, out):
-    """agents: each Hyperfoil step of STEPS as a step folder OUT/steps/NNN-.../ (its meta.json and results.hf.yaml,
-    a benchmark for a Hyperfoil controller whose agents are S.agents, the rate split between them by Hyperfoil)
-    against --app-url (or the default local app). `report hyperfoil` reads each run's all.json back into its folder."""
+    """agents: each Hyperfoil step of STEPS as a folder OUT/steps/NNN-.../ (meta.json and
+    results.hf.yaml, a benchmark for a controller with agents S.agents, which split the rate)
+    against --app-url (or the local app). `report hyperfoil` reads each all.json back into it."""
     url = s.app_url.rstrip("/") or "http://127.0.0.1:8080"
     system, n = System(s, out, None), 0
     for i, st in enumerate(steps, 1):
@@ -44,11 +45,11 @@ def write_agent_benchmarks(s, steps, out):
         write_meta(d, s, i, st, req, url)
         with open(os.path.join(d, "results.hf.yaml"), "w") as f:
             f.write(benchmark(step_name(i, st), Target(req.method, url + req.path, req.body),
-                              Load(st.level, s.ramp_ms + s.duration_ms, s.timeout_s, ramp_ms=s.ramp_ms),
-                              agents=s.agents))
+                              Load(st.level, s.ramp_ms + s.duration_ms, s.timeout_s,
+                                   ramp_ms=s.ramp_ms), agents=s.agents))
         n += 1
-    print(f"{n} Hyperfoil benchmark(s) for {len(s.agents)} agents ({', '.join(a or 'a pod' for a in s.agents)}) -> "
-          f"{out}/steps/*/results.hf.yaml")
+    print(f"{n} Hyperfoil benchmark(s) for {len(s.agents)} agents "
+          f"({', '.join(a or 'a pod' for a in s.agents)}) -> {out}/steps/*/results.hf.yaml")
 
 
 def default_out():
@@ -60,9 +61,10 @@ def cmdline(argv):
 
 
 def first_look(s, args):
-    """A plain --quick (no design, experiment, scenario, workload, remote app or runs > 1): runs/quick.py, what three
-    minutes can decide; with any of those, --quick shortens that design's run."""
-    return s.quick and not (args.design or s.experiment or s.scenarios_given or s.app_url or s.runs > 1 or s.agents)
+    """A plain --quick (no design, experiment, scenario, workload, remote app or runs > 1):
+    runs/quick.py, what three minutes can decide; otherwise --quick shortens that design's run."""
+    return s.quick and not (args.design or s.experiment or s.scenarios_given or s.app_url
+                            or s.runs > 1 or s.agents)
 
 
 def run(args):
@@ -78,7 +80,8 @@ def run(args):
                              s.duration_ms // 1000 if args.duration else 60)
     if first_look(s, args):
         if s.dry_run:
-            print("\n".join(f"{i}. {name}: about {sec:.0f} s" for i, (name, sec) in enumerate(quick.STAGES, 1)))
+            print("\n".join(f"{i}. {name}: about {sec:.0f} s"
+                            for i, (name, sec) in enumerate(quick.STAGES, 1)))
             print(f"about {sum(sec for _, sec in quick.STAGES) / 60:.1f} minutes")
             return 0
         return quick.run(s, out, cmdline(args.argv))
@@ -90,8 +93,8 @@ def run(args):
             print(f"{i:3d}. {st}")
         n_modes = len(dict.fromkeys(x.series for x in steps))
         print(f"{len(steps)} steps of {s.duration}, warm-up {s.warmup} per mode, "
-              f"{len(plan.app_starts(steps, s.reuse))} app start(s): about {plan.estimate_s(s, steps):.0f} s "
-              f"({n_modes} series)")
+              f"{len(plan.app_starts(steps, s.reuse))} app start(s): "
+              f"about {plan.estimate_s(s, steps):.0f} s ({n_modes} series)")
         if s.agents:
             write_agent_benchmarks(s, steps, out)
         return 0
@@ -109,7 +112,8 @@ def run(args):
         try:
             with Procs() as ps:
                 rc = Sequential(one, plan.build_plan(one), run_dir,
-                                cmdline([*once, "--set", f"rotate={k - 1}", "--out", run_dir]), ps).run()
+                                cmdline([*once, "--set", f"rotate={k - 1}", "--out", run_dir]),
+                                ps).run()
         except Fatal as e:
             log(f"error: {e}")
             rc = 1

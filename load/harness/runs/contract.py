@@ -1,5 +1,5 @@
-"""The API contract check behind load/contract.sh: Schemathesis (the `contract` extra of load/pyproject.toml) against
-the packaged app and its /q/openapi document, with the embedded database, twice (a fixed and a random seed)."""
+"""The API contract check behind load/contract.sh: Schemathesis (the `contract` extra) against the
+packaged app and its /q/openapi document, with the embedded database, twice (fixed, random seed)."""
 import os
 import random
 import re
@@ -15,17 +15,17 @@ from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
 from harness.infra.tools import LOAD_DIR, bash_env, ensure_jar
 
-# Smaller limits than the app's defaults, so no generated request waits seconds; the document reads them from the
-# configuration, so it still describes the running app exactly
-APP_ENV = {"BENCH_MAX_DELAY": "500", "BENCH_MAX_CALLS": "10", "BENCH_MAX_N": "100000", "BENCH_MAX_QUERIES": "50"}
-# One worker: with two or four, Hypothesis parsing its lambdas from several threads at once hit a CPython 3.11
-# fault ("AST constructor recursion depth mismatch", a RuntimeError)
-# which answers count as refusing invalid data (414/431/413 beside Schemathesis' list): the file says why
+# Smaller limits than the defaults: no generated request waits seconds (the document reads them too)
+APP_ENV = {"BENCH_MAX_DELAY": "500", "BENCH_MAX_CALLS": "10", "BENCH_MAX_N": "100000",
+           "BENCH_MAX_QUERIES": "50"}
+# One worker: with more, Hypothesis parsing lambdas in several threads hit a CPython 3.11 fault
+# ("AST constructor recursion depth mismatch", a RuntimeError)
+# which answers count as refusing invalid data (414/431/413 beside Schemathesis'): the file says why
 CONFIG = os.path.join(os.path.dirname(__file__), "schemathesis.toml")
-# Bounded by cases, not time: without --max-time every phase runs once (with it, fuzzing and stateful repeat until
-# the time is spent); --max-examples bounds fuzzing per operation, schemathesis.toml the stateful scenarios
-ST_OPTIONS = ["--checks", "all", "--phases", "examples,coverage,fuzzing,stateful", "--workers", "1",
-              "--request-timeout", "30", "--no-color", "--report", "junit,ndjson"]
+# Bounded by cases, not time (--max-time repeats fuzzing and stateful until spent): --max-examples
+# bounds fuzzing per operation, schemathesis.toml the stateful scenarios
+ST_OPTIONS = ["--checks", "all", "--phases", "examples,coverage,fuzzing,stateful",
+              "--workers", "1", "--request-timeout", "30", "--no-color", "--report", "junit,ndjson"]
 
 
 def cases(output):
@@ -47,7 +47,8 @@ def server_errors(report_dir):
 
 def run(args):
     max_examples, seed, min_cases = args.max_examples, args.seed, args.min_cases
-    for name, value in (("--max-examples", max_examples), ("--seed", seed), ("--min-cases", min_cases)):
+    for name, value in (("--max-examples", max_examples), ("--seed", seed),
+                        ("--min-cases", min_cases)):
         if not re.fullmatch(r"[0-9]+", value):
             raise Fatal(f"{name} must be a whole number, not '{value}'")
     out = os.path.join(LOAD_DIR, "results", f"contract-{datetime.now():%Y%m%d-%H%M%S}")
@@ -55,16 +56,18 @@ def run(args):
     (java_home,) = bash_env("find_jdk", "JAVA_HOME")
     st = os.path.join(os.path.dirname(sys.executable), "st")
     if not os.access(st, os.X_OK):
-        raise Fatal(f"no Schemathesis at {st}: install the contract extra (pip install -e 'load[contract]')")
+        raise Fatal(f"no Schemathesis at {st}: install the contract extra "
+                    "(pip install -e 'load[contract]')")
     with Procs() as ps:
         jar = ensure_jar(sources=())   # the jar verify built; built here when missing
-        db = Database(ps, ENV.db_port or 3306, os.path.join(out, "db.log"), (ENV.jdbc_url, ENV.reactive_url))
+        db = Database(ps, ENV.db_port or 3306, os.path.join(out, "db.log"),
+                      (ENV.jdbc_url, ENV.reactive_url))
         db.start()
         db.ready()
         port = procs.free_port()
         app, app_log = f"http://127.0.0.1:{port}", os.path.join(out, "app.log")
-        proc = ps.start("app", [os.path.join(java_home, "bin", "java"), "-jar", jar], log_path=app_log, env={
-            **APP_ENV, "QUARKUS_HTTP_PORT": str(port), **db.env})
+        proc = ps.start("app", [os.path.join(java_home, "bin", "java"), "-jar", jar],
+                        log_path=app_log, env={**APP_ENV, "QUARKUS_HTTP_PORT": str(port), **db.env})
         if not procs.wait_ready(proc, f"{app}/q/health/ready", 90):
             sys.stderr.write(procs.tail(app_log))
             raise Fatal(f"the app did not start (log: {app_log})")
@@ -72,14 +75,14 @@ def run(args):
         failed, total = False, 0
         for s in (int(seed), random.randrange(2**30)):
             schema = f"{app}/q/openapi?format=json"
-            log(f"schemathesis, seed {s}, fuzzing {max_examples} cases per operation (replay: st run "
-                f"'{schema}' --url {app} -c all -n {max_examples} --seed {s})")
+            log(f"schemathesis, seed {s}, fuzzing {max_examples} cases per operation (replay: "
+                f"st run '{schema}' --url {app} -c all -n {max_examples} --seed {s})")
             run_log, reports = os.path.join(out, f"seed-{s}.log"), os.path.join(out, f"seed-{s}")
             with open(run_log, "w") as f:
-                tee = ps.start(f"schemathesis {s}", [st, "--config-file", CONFIG, "run", schema, "--url", app,
-                                                     *ST_OPTIONS, "--seed", str(s),
-                                                     "--max-examples", max_examples, "--report-dir", reports],
-                               stdout=subprocess.PIPE)
+                tee = ps.start(f"schemathesis {s}",
+                               [st, "--config-file", CONFIG, "run", schema, "--url", app,
+                                *ST_OPTIONS, "--seed", str(s), "--max-examples", max_examples,
+                                "--report-dir", reports], stdout=subprocess.PIPE)
                 t0 = time.monotonic()
                 for line in tee.popen.stdout:
                     text = line.decode(errors="replace")
@@ -91,8 +94,8 @@ def run(args):
             with open(run_log) as f:
                 n = cases(f.read())
             errors, total = server_errors(reports), total + n
-            log(f"seed {s}: exit {rc}, {n} test cases generated in {took:.0f} s ({n / max(took, 1e-9):.1f}/s), "
-                f"{errors} answers with a 5xx status")
+            log(f"seed {s}: exit {rc}, {n} test cases generated in {took:.0f} s "
+                f"({n / max(took, 1e-9):.1f}/s), {errors} answers with a 5xx status")
             if rc != 0 or errors:
                 failed = True
         if total < int(min_cases):

@@ -1,6 +1,6 @@
-"""The bench `calibrate` and `advise --verify` measure on: the database, the delay service and one app per series
-(System, as every design starts them), warmed until their JIT is quiet, and one trial primitive: a workload shape
-at a rate for a few seconds -> a costmodel.Trial (the app's and the machine's CPU per request, latency, memory)."""
+"""The bench `calibrate` and `advise --verify` measure on: the database, the delay service and an
+app per series (System), warmed until their JIT is quiet, and one trial primitive: a workload
+shape at a rate for a few seconds -> a costmodel.Trial (CPU per request, latency, memory)."""
 from __future__ import annotations
 
 import os
@@ -28,9 +28,9 @@ BOUND_SETTINGS = {
 
 
 def settings(series, java_opts="-XX:+UseParallelGC"):
-    """A compare Settings for the bench's System: SERIES, Vegeta only, the apps' JVM options of compare."""
-    return plan.Settings(modes=tuple(series), tools=("vegeta",), app_java_opts=java_opts, design="interleaved",
-                         env={"DELAY": "0"})
+    """A compare Settings for the bench's System: SERIES, Vegeta only, compare's JVM options."""
+    return plan.Settings(modes=tuple(series), tools=("vegeta",), app_java_opts=java_opts,
+                         design="interleaved", env={"DELAY": "0"})
 
 
 class Bench:
@@ -50,7 +50,8 @@ class Bench:
         started = []
         for x in self.series:
             p = procs.free_port()
-            proc = self.sys.start_app(f"app {x}", p, port, os.path.join(self.out, "logs", f"app-{x}.log"), x)
+            proc = self.sys.start_app(f"app {x}", p, port,
+                                      os.path.join(self.out, "logs", f"app-{x}.log"), x)
             started.append(App(x, proc, f"http://127.0.0.1:{p}", 0))
         for app in started:
             self.sys.wait_app(app.proc, app.url, app.series, 180, app.series)
@@ -66,12 +67,13 @@ class Bench:
         got, base = self.info(series), plan.base_of(series)
         out = {name: int(got[key]) for name, (key, modes) in BOUND_SETTINGS.items()
                if base in modes and str(got.get(key, "")).isdigit()}
-        db = "quarkus.datasource.reactive.max-size" if base == "reactive" else "quarkus.datasource.jdbc.max-size"
+        db = ("quarkus.datasource.reactive.max-size" if base == "reactive"
+              else "quarkus.datasource.jdbc.max-size")
         if str(got.get(db, "")).isdigit():
             out["database connections"] = int(got[db])
         pool = got.get("quarkus.rest-client.delay.connection-pool-size")
-        if str(pool).isdigit() and str(got.get("quarkus.rest-client.delay.http2")) != "true" \
-                and plan.client_of(series) != "socket":
+        if (str(pool).isdigit() and str(got.get("quarkus.rest-client.delay.http2")) != "true"
+                and plan.client_of(series) != "socket"):
             out["delay connections"] = int(pool)
         return out
 
@@ -81,12 +83,13 @@ class Bench:
         return Target(req.method, self.apps[series].url + req.path, req.body)
 
     def send(self, series, shape, rate, ms, prefix):
-        return self.sys.vegeta.start(self.ps, self.target(series, shape), Load(max(1, int(rate)), ms, 10.0), prefix)
+        return self.sys.vegeta.start(self.ps, self.target(series, shape),
+                                     Load(max(1, int(rate)), ms, 10.0), prefix)
 
     def warm(self, shapes, most_s=150, jit_pct=10):
-        """Every app at every (shape, rate) of SHAPES at once, in 3-s rounds (the first two at a third and two thirds
-        of the rate) until no app's JIT uses more than JIT_PCT % of a core, at most MOST_S -> the last round's
-        JIT %."""
+        """Every app at every (shape, rate) of SHAPES at once, in 3-s rounds (the first two at 1/3
+        and 2/3 of the rate) until no JIT uses over JIT_PCT % of a core, at most MOST_S -> the
+        last round's JIT %."""
         t0, k, jit = time.monotonic(), 0, 100.0
         d = os.path.join(self.out, "logs", "warmup")
         os.makedirs(d, exist_ok=True)
@@ -95,16 +98,19 @@ class Bench:
         while time.monotonic() - t0 < most_s:
             k += 1
             j0, w0 = [jit_ms(psutil.Process(a.pid)) for a in apps], time.monotonic()
-            running = [self.send(a.series, sh, r * share * min(k, 3) / 3, 3000, os.path.join(d, f"{a.series}-{i}"))
+            running = [self.send(a.series, sh, r * share * min(k, 3) / 3, 3000,
+                                 os.path.join(d, f"{a.series}-{i}"))
                        for a in apps for i, (sh, r) in enumerate(shapes)]
             for p in running:
                 if p.wait(30) is None:
                     self.ps.stop(p, grace_s=5)
                 self.ps.forget(p)
-            jit = max((jit_ms(psutil.Process(a.pid)) - j) / 10 / (time.monotonic() - w0) for a, j in zip(apps, j0))
+            jit = max((jit_ms(psutil.Process(a.pid)) - j) / 10 / (time.monotonic() - w0)
+                      for a, j in zip(apps, j0))
             if k >= 3 and jit <= jit_pct:
                 break
-        log(f"warm-up: {time.monotonic() - t0:.0f} s, the JIT at most {jit:.0f} % of a core in the last round")
+        log(f"warm-up: {time.monotonic() - t0:.0f} s, the JIT at most {jit:.0f} % of a core in the "
+            "last round")
         return jit
 
     def trial(self, series, shape, rate, kind="cpu", seconds=None):
@@ -127,33 +133,34 @@ class Bench:
         jit = (jit_ms(proc) - j0) / 10 / (w1 - w0)
         res = self.sys.vegeta.result(prefix)
         n = max(1, res.requests)
-        return Trial(series, dict(shape), float(rate), round(res.send_rate or 0.0, 1), res.ok, res.requests,
-                     round((c1 - c0) * 1000 / n, 4), round((m1 - m0) * 1000 / n, 4),
-                     _ms(res.percentile_ms(50)), _ms(res.percentile_ms(99)), round(rss, 1), threads, round(jit, 1),
-                     kind)
+        return Trial(series, dict(shape), float(rate), round(res.send_rate or 0.0, 1), res.ok,
+                     res.requests, round((c1 - c0) * 1000 / n, 4), round((m1 - m0) * 1000 / n, 4),
+                     _ms(res.percentile_ms(50)), _ms(res.percentile_ms(99)), round(rss, 1), threads,
+                     round(jit, 1), kind)
 
     def settle(self, series, shape, rate, most_s=45, jit_pct=5):
-        """SHAPE on SERIES at RATE in 3-s rounds until its app's JIT uses at most JIT_PCT % of a core (MOST_S at
-        most) -> those rounds, as Trials of kind warm."""
+        """SHAPE on SERIES at RATE in 3-s rounds until its app's JIT uses at most JIT_PCT % of a
+        core (MOST_S at most) -> those rounds, as Trials of kind warm."""
         t0, done = time.monotonic(), []
         while not done or (done[-1].jit_pct > jit_pct and time.monotonic() - t0 < most_s):
             done.append(self.trial(series, shape, rate, "warm", seconds=3))
         return done
 
     def idle(self, series, seconds=3.0):
-        """SERIES' app with no load for SECONDS -> a Trial of kind idle whose app_ms is its CPU ms per second."""
+        """SERIES' app unloaded for SECONDS -> a Trial of kind idle, app_ms its CPU ms a second."""
         app = self.apps[series]
         proc = psutil.Process(app.pid)
         c0, m0, w0 = _cpu_s(proc), _busy_s(), time.monotonic()
         procs.wait_for(lambda: False, seconds)
         w = time.monotonic() - w0
-        return Trial(series, {k: 0 for k in SHAPE_KEYS}, 0.0, 0.0, 0, 0, round((_cpu_s(proc) - c0) * 1000 / w, 4),
-                     round((_busy_s() - m0) * 1000 / w, 4), None, None, round(proc.memory_info().rss / 2 ** 20, 1),
-                     proc.num_threads(), 0.0, "idle")
+        return Trial(series, {k: 0 for k in SHAPE_KEYS}, 0.0, 0.0, 0, 0,
+                     round((_cpu_s(proc) - c0) * 1000 / w, 4),
+                     round((_busy_s() - m0) * 1000 / w, 4), None, None,
+                     round(proc.memory_info().rss / 2 ** 20, 1), proc.num_threads(), 0.0, "idle")
 
 
 def jit_ms(proc):
-    """The JIT compiler threads' CPU ms so far, read here (the sampler's --once costs a Python start each time)."""
+    """The JIT threads' CPU ms so far, read here (the sampler's --once costs a Python start)."""
     return thread_cpu(proc)["jit_ms"]
 
 
@@ -163,7 +170,7 @@ def _cpu_s(proc):
 
 
 def _busy_s():
-    """The machine's busy CPU seconds, every core (guest time is inside user's already; steal is not ours)."""
+    """The machine's busy CPU seconds, every core (guest is inside user; steal is not ours)."""
     t = psutil.cpu_times()
     return t.user + t.nice + t.system + t.irq + t.softirq
 

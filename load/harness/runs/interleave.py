@@ -1,7 +1,4 @@
-"""The runner of the interleaved and duet designs (issue #17, docs/statistics.md): every series its own app against
-one delay service and database, all started and warmed to a steady state before the first measured trial,
-restarted every few blocks; blocks of short trials in a random order (trials.py) until every target is decided or
-the budget ends (trials.looks / should_stop); the verdicts (stats.analyse) go into the report."""
+"""The runner of the interleaved and duet designs (issue #17, docs/statistics.md)."""
 from __future__ import annotations
 
 import json
@@ -24,7 +21,7 @@ from harness.sampling.yardstick import Yardstick
 
 
 class Interleaved:
-    """One interleaved (or duet) run into one results folder; the setup (build, database, tools) is System's."""
+    """One interleaved (or duet) run into one results folder; System does the setup."""
 
     def __init__(self, s, out, cmdline, ps):
         self.s, self.out, self.cmdline, self.ps = s, out, cmdline, ps
@@ -34,7 +31,7 @@ class Interleaved:
         self.tplan, self.tools = trial_plan(s, self.seed)
         self.apps = {}
         self.records = []
-        self.warm_records = []     # the warm blocks' trials (trials.Plan.warm_blocks): kept, never analysed
+        self.warm_records = []     # the warm blocks' trials: kept, never analysed
         self.warm_log = []
         self.last_warm = []        # the last warm block's trials after the latest restart
         self.settling_due = False  # the next measured block is the first after a restart
@@ -45,30 +42,30 @@ class Interleaved:
         self.n = 0
         self.deadline = 0.0        # the budget's end (time.monotonic())
         self.aot = ""              # --aot: the cache every app starts from
-        self.profiler = None       # --profile: async-profiler on each app during its measured trials
-        self.block_dirs, self.measured_dirs = [], []   # the trial folders of the block running, of measured blocks
-        self.yard = None           # the machine's speed read before each trial (sampling/yardstick.py)
+        self.profiler = None       # --profile: async-profiler on each app in measured trials
+        self.block_dirs, self.measured_dirs = [], []   # trial folders: this block's, measured ones
+        self.yard = None           # the machine's speed before each trial (sampling/yardstick.py)
 
-    # ------------------------------------------------------------------------------------------ apps
     def start_delay(self):
-        # a port no one else picked by default (8081 is what every other run on the machine tries first)
-        self.delay_port = procs.free_port()
-        self.delay = self.sys.start_delay(self.delay_port, os.path.join(self.out, "logs", "delay.log"))
+        self.delay_port = procs.free_port()  # not 8081: every other run tries it first
+        self.delay = self.sys.start_delay(self.delay_port,
+                                          os.path.join(self.out, "logs", "delay.log"))
 
     def java_opts(self, series):
         attach = ["-XX:+EnableDynamicAgentLoading"] if self.s.profile else []
-        # AOTMode=on: an app that cannot use the cache fails to start rather than run without it
-        aot = [f"-XX:AOTCache={self.aot}", "-XX:AOTMode=on"] if self.aot and not self.sys.bare(series) else []
-        return [*self.s.app_java_opts.split(), *attach, *aot, *self.s.jvm_opts.get(series, "").split()]
+        aot = ([f"-XX:AOTCache={self.aot}", "-XX:AOTMode=on"]  # on: fail to start without the cache
+               if self.aot and not self.sys.bare(series) else [])
+        return [*self.s.app_java_opts.split(), *attach, *aot,
+                *self.s.jvm_opts.get(series, "").split()]
 
     def start_apps(self, names, invocation):
         """Starts the apps of NAMES at once (fresh processes) and waits until each is ready."""
         started = []
         for series in names:
             port = procs.free_port()
-            proc = self.sys.start_app(f"app {series}", port, self.delay_port,
-                                      os.path.join(self.out, "logs", f"app-{series}-{invocation}.log"), series,
-                                      java_opts=self.java_opts(series))
+            proc = self.sys.start_app(f"app {series}", port, self.delay_port, os.path.join(
+                self.out, "logs", f"app-{series}-{invocation}.log"), series,
+                java_opts=self.java_opts(series))
             started.append(App(series, proc, f"http://127.0.0.1:{port}", invocation))
         for app in started:
             self.sys.wait_app(app.proc, app.url, app.series, 180, app.series)
@@ -77,7 +74,7 @@ class Interleaved:
         scraped = [a for a in started if self.sys.metrics_url(a.url, a.series)]
         if self.scrape_ms is None and scraped:
             self.scrape_ms = self.sys.sample_once(scraped[0].pid, "--scrape-cost",
-                                                  self.sys.metrics_url(scraped[0].url)).get("scrape_cpu_ms")
+                self.sys.metrics_url(scraped[0].url)).get("scrape_cpu_ms")
         return started
 
     def steps_for(self, series):
@@ -85,8 +82,7 @@ class Interleaved:
         return [(sc, rate) for sc, rate in self.tplan.steps if serves(series, sc)]
 
     def restart(self, names, block):
-        """Fresh apps of NAMES before BLOCK, warmed, then the block's warm trials (trials.warm_trials); whether they
-        settled the apps is judged by the block after them (run's settle())."""
+        """Fresh apps of NAMES before BLOCK, warmed, then its warm trials; settle() judges them."""
         t0 = time.monotonic()
         for series in names:
             old = self.apps.pop(series, None)
@@ -95,28 +91,27 @@ class Interleaved:
         started = self.start_apps(names, trials.invocation(self.tplan, block))
         self.warm(started)
         self.settling_due = True
-        warm = self.last_warm = [r for t in trials.warm_trials(self.tplan, block)
-                                 if all(serves(x, t.scenario) for x in t.series) for r in self.trial(t, kind="w")]
+        warm = self.last_warm = [r for t in trials.warm_trials(self.tplan, block) if all(
+            serves(x, t.scenario) for x in t.series) for r in self.trial(t, kind="w")]
         self.warm_records += warm
         for app in started:
             mine = [r for r in warm if r["series"] == app.series]
-            entry = {"series": app.series, "invocation": app.invocation, "warm_blocks": self.tplan.warm_blocks,
-                     "settled": None, "change": None,
-                     "cpu_ms_per_req": {f"{r['scenario']} {r['rate']:g}": r["cpu_ms_per_req"] for r in mine},
-                     "ok_pct": min((round(100 * r["ok"] / max(r["requests"], 1), 1) for r in mine), default=None)}
+            entry = {"series": app.series, "invocation": app.invocation,
+                     "warm_blocks": self.tplan.warm_blocks, "settled": None, "change": None,
+                     "cpu_ms_per_req": {f"{r['scenario']} {r['rate']:g}": r["cpu_ms_per_req"]
+                                        for r in mine}, "ok_pct": min((round(100 * r["ok"] / max(
+                                            r["requests"], 1), 1) for r in mine), default=None)}
             self.warm_log.append(entry)
             if entry["ok_pct"] is not None and entry["ok_pct"] < 99:
-                log(f"warm block {app.series} #{app.invocation}: only {entry['ok_pct']} % of one trial's requests "
-                    "succeeded (WARNING: its app may not be ready for the measured blocks)")
+                log(f"warm block {app.series} #{app.invocation}: only {entry['ok_pct']} % of one "
+                    "trial's requests succeeded (WARNING: its app may not be ready for the "
+                    "measured blocks)")
         self.restart_s.append(time.monotonic() - t0)
 
     def reallocate(self, blocks):
-        """After the first part of a run (two invocations of Plan.restart_every blocks), once: the noise between
-        invocations and between blocks inside one (trials.components, on the pairs' per-block log ratios of CPU per
-        request, each pair and step centred on its mean) and the measured cost of a restart and of a block choose
-        the blocks per invocation for the rest (trials.allocate); printed, and kept for the report."""
+        """Once, after two invocations: the noise and restart cost set the blocks per invocation."""
         tp = self.tplan
-        if tp.later or self.s.quick or tp.restart_every >= 10 ** 6 or blocks != 2 * tp.restart_every:
+        if tp.later or self.s.quick or tp.restart_every >= 10**6 or blocks != 2 * tp.restart_every:
             return
         comp = trials.components_of(self.records, pairs_of(tp.series), tp.steps)
         if comp is None:
@@ -126,26 +121,27 @@ class Interleaved:
         self.tplan = trials.allocate(tp, blocks, comp, inv_s, block_s, left_s=left,
                                      done=(trials.invocation(tp, blocks - 1) + 1, blocks))
         self.allocation = {"after_blocks": blocks, "between_sd": round(math.sqrt(comp.between), 4),
-                           "within_sd": round(math.sqrt(comp.within), 4), "invocation_s": round(inv_s, 1),
-                           "block_s": round(block_s, 1), "left_s": round(left), "restart_every": self.tplan.later[1]}
+                           "within_sd": round(math.sqrt(comp.within), 4),
+                           "invocation_s": round(inv_s, 1), "block_s": round(block_s, 1),
+                           "left_s": round(left), "restart_every": self.tplan.later[1]}
         log(f"noise after {blocks} blocks (log ratios of CPU per request): between invocations sd "
-            f"{math.sqrt(comp.between):.3f}, between blocks of one sd {math.sqrt(comp.within):.3f}; a restart costs "
-            f"{inv_s:.0f} s, a block {block_s:.0f} s: " + (f"restarting every {self.tplan.later[1]} blocks from here "
-            f"narrows the intervals most for the {left / 60:.1f} min left (Kalibera and Jones, with t's degrees of "
-            "freedom: one per invocation)" if self.tplan.later[1] else f"no restart fits the {left / 60:.1f} min left: "
-            "the running apps go on"))
+            f"{math.sqrt(comp.between):.3f}, between blocks of one sd {math.sqrt(comp.within):.3f}"
+            f"; a restart costs {inv_s:.0f} s, a block {block_s:.0f} s: "
+            + (f"restarting every {self.tplan.later[1]} blocks from here narrows the intervals "
+               f"most for the {left / 60:.1f} min left (Kalibera and Jones, with t's degrees of "
+               "freedom: one per invocation)" if self.tplan.later[1]
+               else f"no restart fits the {left / 60:.1f} min left: the running apps go on"))
 
     def settle(self, recs):
-        """After a block that followed warm ones: True when the apps have settled (trials.settle against the last warm
-        block) or the warm-up reached Plan.max_warm_blocks; else RECS become one more warm block. The warm-up log
-        gets each series' warm blocks and change; at the end a series still getting cheaper is flagged."""
+        """After a warm block: True when settled or at Plan.max_warm_blocks, else RECS warm more."""
         settled, changes = trials.settle(self.last_warm, recs)
         entries = {e["series"]: e for e in self.warm_log[-len(self.tplan.series):]}
-        done = settled or max(e["warm_blocks"] for e in entries.values()) >= self.tplan.max_warm_blocks
+        done = settled or (max(e["warm_blocks"] for e in entries.values())
+                           >= self.tplan.max_warm_blocks)
         for series, change in changes.items():
             if series in entries:
                 entries[series].update(change=None if change is None else round(change, 3),
-                                       settled=settled or (change is not None and change >= -trials.SETTLE_WITHIN))
+                    settled=settled or (change is not None and change >= -trials.SETTLE_WITHIN))
         log("CPU per request from the last warm block (geometric mean over steps): " + ", ".join(
             f"{x} {100 * c:+.0f} %" if c is not None else f"{x} n/a" for x, c in changes.items())
             + f"; settled: {settled} (all together fell at most {100 * trials.SETTLE_WITHIN:.0f} %)"
@@ -156,55 +152,54 @@ class Interleaved:
             self.warm_records += recs
             self.last_warm = recs
         elif not settled:
-            log("warm-up: NOT SETTLED at the most warm blocks; still getting cheaper: " + (", ".join(
-                x for x, e in entries.items() if e["settled"] is False) or "no one series alone") + " (flagged)")
+            log("warm-up: NOT SETTLED at the most warm blocks; still getting cheaper: "
+                + (", ".join(x for x, e in entries.items() if e["settled"] is False)
+                   or "no one series alone") + " (flagged)")
         return done
 
-    # ------------------------------------------------------------------------------------------ warm-up
     def send(self, app, scenario, rate, ms, prefix):
         """SCENARIO on APP at RATE for MS (Vegeta), raw results to PREFIX.bin; -> its Proc."""
         return self.sys.vegeta.start(self.ps, self.sys.target(app.url, app.series, scenario),
                                      Load(max(1, int(rate)), ms, self.s.timeout_s), prefix)
 
     def warm(self, apps):
-        """Warms APPS together, each at every step's scenario: ramped 1/3 -> 2/3 -> all of its share of the step's
-        rate over the warmup setting, then at all of it in 3 s rounds while any app's JIT threads use more than
-        warmup_jit_pct % of a core, up to warmup_max s in all (docs/harness.md); the warm blocks after it (restart)
-        do the rest."""
+        """Warms APPS together at each step, ramped, then until the JIT calms (docs/harness.md)."""
         s, t0 = self.s, time.monotonic()
         tdir = os.path.join(self.out, "logs", f"warmup-{apps[0].invocation}")
         os.makedirs(tdir, exist_ok=True)
         share, jit, k = 1 / max(1, len(apps)), None, 0
         while k < 3 or time.monotonic() - t0 + 3 <= s.warmup_max_s:
             k += 1         # ramped: a cold JVM hit at once with a high rate stays congested
-            j0, w0, ms = [self.sys.jit_ms(a.pid) for a in apps], time.monotonic(), s.warmup_ms // 3 if k <= 3 else 3000
-            running = [self.send(app, sc, (plan.levels(sc)[0][0] if self.tools[(sc, rate)] == "hey" else rate)
-                                 * share * min(k, 3) / 3, ms, os.path.join(tdir, f"{app.series}-{sc}-together-{k}"))
-                       for app in apps for sc, rate in self.steps_for(app.series)]   # hey: its scenario at a low rate
+            j0, w0, ms = ([self.sys.jit_ms(a.pid) for a in apps], time.monotonic(),
+                          s.warmup_ms // 3 if k <= 3 else 3000)
+            running = [self.send(app, sc, (plan.levels(sc)[0][0] if self.tools[(sc, rate)] == "hey"
+                                           else rate) * share * min(k, 3) / 3, ms,  # hey: low rate
+                                 os.path.join(tdir, f"{app.series}-{sc}-together-{k}"))
+                       for app in apps for sc, rate in self.steps_for(app.series)]
             for p in running:
                 if p.wait(ms / 1000 + s.step_limit_s) is None:
                     self.ps.stop(p, grace_s=5)
                 self.ps.forget(p)
             if k >= 3:
-                jit = max((self.sys.jit_ms(a.pid) - j) / 10 / (time.monotonic() - w0) for a, j in zip(apps, j0))
+                jit = max((self.sys.jit_ms(a.pid) - j) / 10 / (time.monotonic() - w0)
+                          for a, j in zip(apps, j0))
                 if jit <= s.warmup_jit_pct:
                     break
         self.warmups.append([round(time.monotonic() - t0), None if jit is None else round(jit, 1)])
         log(f"warm-up of {', '.join(a.series for a in apps)}: {time.monotonic() - t0:.0f} s"
             + ("" if jit is None else f" (JIT at most {jit:.0f} % of a core in the last round)"))
 
-    # ------------------------------------------------------------------------------------------ trials
     def trial(self, t, kind="b"):
-        """Runs one trial (one series, or two at the same moment for a duet) -> its records; KIND "w" names the
-        folder of a warm block's trial."""
+        """Runs one trial (one series, or a duet's two at once) -> its records; KIND "w": warm."""
         s = self.s
         tool = self.tools[(t.scenario, t.rate)]
-        level, speed_us = int(t.rate), self.yard.unit_us() if self.yard else None   # no series loaded yet
-        each = level if len(t.series) == 1 or tool == "hey" else max(1, level // 2)   # a duet shares the rate
+        level, speed_us = int(t.rate), self.yard.unit_us() if self.yard else None  # before load
+        each = level if len(t.series) == 1 or tool == "hey" else max(1, level // 2)  # duet: split
         run = [self.open_trial(t, kind, rec, series, tool, each)
                for rec, series in zip(t.records(), t.series, strict=True)]
         for *_, samples, _, _ in run:
-            procs.wait_for(lambda samples=samples: os.path.exists(samples) and os.path.getsize(samples), 2.0)
+            procs.wait_for(lambda samples=samples: os.path.exists(samples)
+                           and os.path.getsize(samples), 2.0)
         driver, ramp = self.sys.driver(tool), s.ramp_ms if is_rate(tool) else 0
         load = Load(each, ramp + s.duration_ms, s.timeout_s, ramp_ms=ramp)
         profiled = [app for app, *_ in run] if self.profiler and kind == "b" else []
@@ -227,7 +222,8 @@ class Interleaved:
         for app, (_, d, *_) in zip(profiled, run):
             self.profiler.stop(app.pid, os.path.join(d, profiles.TRIAL_FILE))
         self.block_dirs += [d for _, d, *_ in run]
-        gen = {"cpu_ms": (children_cpu_ms() - c0) // len(run), "wall_ms": round((time.monotonic() - t0) * 1000)}
+        gen = {"cpu_ms": (children_cpu_ms() - c0) // len(run),
+               "wall_ms": round((time.monotonic() - t0) * 1000)}
         out = []
         for (app, d, _, rec, sampler), rc in zip(run, rcs, strict=True):
             self.ps.stop(sampler, grace_s=5)
@@ -235,8 +231,8 @@ class Interleaved:
             with open(os.path.join(d, "generator.json"), "w") as f:
                 json.dump(gen, f)
             if not app.proc.alive():
-                raise Fatal(f"the app of {app.series} (pid {app.pid}) died during trial {os.path.basename(d)}; "
-                            f"see {self.out}/logs")
+                raise Fatal(f"the app of {app.series} (pid {app.pid}) died during trial "
+                            f"{os.path.basename(d)}; see {self.out}/logs")
             row = steps.step_row(d, WORKER_POOL)
             window_s = (s.duration_ms + ramp) / 1000
             out.append(model.TrialRecord.of_step(rec, row, rc, window_s, speed_us))
@@ -250,24 +246,25 @@ class Interleaved:
         """SERIES' part of trial T made ready -> (app, folder, samples file, REC, sampler)."""
         s, app = self.s, self.apps[series]
         self.n += 1
-        d = os.path.join(self.out, "trials", f"{self.n:04d}-{kind}{t.block:02d}-{t.scenario}-{int(t.rate)}-{series}")
+        d = os.path.join(self.out, "trials",
+                         f"{self.n:04d}-{kind}{t.block:02d}-{t.scenario}-{int(t.rate)}-{series}")
         os.makedirs(d, exist_ok=True)
         req = self.sys.request(series, t.scenario)
-        meta = {"index": self.n, "scenario": t.scenario, "mode": plan.base_of(series), "series": series,
-                "client": plan.client_of(series), "tool": tool,
+        meta = {"index": self.n, "scenario": t.scenario, "mode": plan.base_of(series),
+                "series": series, "client": plan.client_of(series), "tool": tool,
                 "load_kind": "rate" if is_rate(tool) else "concurrency", "load": each,
                 "duration": s.duration, "duration_s": s.duration_ms / 1000,
                 "ramp_in_s": s.ramp_ms / 1000 if is_rate(tool) else 0, "params": req.params,
                 "method": req.method, "url": app.url + req.path, "expected_status": req.status,
-                "app_pid": app.pid, "java_opts": " ".join(self.java_opts(series)), "scrape_cpu_ms": self.scrape_ms,
-                **rec}
+                "app_pid": app.pid, "java_opts": " ".join(self.java_opts(series)),
+                "scrape_cpu_ms": self.scrape_ms, **rec}
         with open(os.path.join(d, "meta.json"), "w") as f:
             json.dump(meta, f)
         self.sys.save_metrics(app.url, series, os.path.join(d, "metrics-before.prom"))
         samples = os.path.join(d, "samples.jsonl")
-        return app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url, self.delay.pid, series)
+        return app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url,
+                                                      self.delay.pid, series)
 
-    # ------------------------------------------------------------------------------------------ the run
     def run(self):
         s, tp = self.s, self.tplan
         if os.path.isdir(os.path.join(self.out, "trials")):
@@ -282,8 +279,9 @@ class Interleaved:
         self.start_delay()
         self.yard = Yardstick(self.sys.java or os.path.join(tools.java_home(), "bin", "java"))
         if s.aot:
-            self.aot = self.sys.train_aot([x for x in tp.series if not self.sys.bare(x)], self.delay_port,
-                                          lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
+            self.aot = self.sys.train_aot(
+                [x for x in tp.series if not self.sys.bare(x)], self.delay_port,
+                lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
         plan_looks = planned_looks(s, tp, self.tools, s.budget_s - (time.monotonic() - t_run) - 20)
         blocks, level, warming = 0, None, False
         while True:
@@ -292,13 +290,14 @@ class Interleaved:
                 log(f"block {blocks + 1}: starting fresh apps ({', '.join(names)}), invocation "
                     f"{trials.invocation(tp, blocks)}")
                 self.restart(names, blocks)
-                if not os.path.exists(os.path.join(self.out, "machine.json")):   # an app's settings, not the bare's
-                    first = min(names, key=self.sys.bare)
+                if not os.path.exists(os.path.join(self.out, "machine.json")):
+                    first = min(names, key=self.sys.bare)  # an app's settings, not the bare's
                     self.sys.write_facts(self.apps[first].url, started, self.cmdline)
             t_block, self.block_dirs = time.monotonic(), []
-            recs = [r for t in trials.block_trials(tp, blocks) if all(serves(x, t.scenario) for x in t.series)
-                    for r in self.trial(t)]   # the floor has no db, a rung no fanout
-            warming = bool(names or warming) and tp.max_warm_blocks > tp.warm_blocks and not self.settle(recs)
+            recs = [r for t in trials.block_trials(tp, blocks)  # floor: no db; rung: no fanout
+                    if all(serves(x, t.scenario) for x in t.series) for r in self.trial(t)]
+            warming = (bool(names or warming) and tp.max_warm_blocks > tp.warm_blocks
+                       and not self.settle(recs))
             if warming:      # a restart costs its extra warm blocks too (reallocate weighs it)
                 self.restart_s[-1] += time.monotonic() - t_block
                 if deadline - time.monotonic() < self.mean(self.block_s or [0]):
@@ -309,7 +308,8 @@ class Interleaved:
             self.measured_dirs += self.block_dirs
             if self.settling_due and tp.warm_blocks:
                 self.settling_due = False
-                self.settling.append(round(trials.settling(self.last_warm, self.records, blocks), 3))
+                self.settling.append(
+                    round(trials.settling(self.last_warm, self.records, blocks), 3))
                 log(f"warm block / first measured block after the start, CPU per request: median "
                     f"{self.settling[-1]:.2f}x over every series and step")
             blocks += 1
@@ -317,7 +317,8 @@ class Interleaved:
             self.reallocate(blocks)
             tp = self.tplan
             left = deadline - time.monotonic()
-            need = self.mean(self.block_s) + (self.mean(self.restart_s) if trials.restarts(tp, blocks) else 0)
+            need = self.mean(self.block_s) + (self.mean(self.restart_s)
+                                              if trials.restarts(tp, blocks) else 0)
             budget_left = left >= need or (s.quick and blocks < QUICK_BLOCKS)
             if not s.quick:
                 plan_looks = trials.moved_look(plan_looks, blocks, budget_left)
@@ -328,10 +329,11 @@ class Interleaved:
 
     def stops(self, tp, blocks, left, level, plan_looks, budget_left):
         """Logs block BLOCKS (and the look at LEVEL, if any) -> True when the run stops after it."""
-        status = f"block {blocks} done in {self.block_s[-1]:.0f} s, " + (
-            f"{left / 60:.1f} min of the budget left" if left > 0 else f"{-left / 60:.1f} min past the budget")
+        status = f"block {blocks} done in {self.block_s[-1]:.0f} s, " + (f"{left / 60:.1f} min of "
+            "the budget left" if left > 0 else f"{-left / 60:.1f} min past the budget")
         if level is not None:
-            result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
+            result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level,
+                                   seed=self.seed)
             und = len(stats.undecided(result))
             status += f"; look at {100 * level:.1f} %: {und} target entries undecided"
             if result["design_broken"]:
@@ -344,7 +346,7 @@ class Interleaved:
     def finish(self, tp, blocks, plan_looks, level, t_run):
         """Stops the apps, analyses the trials at LEVEL, writes the report -> the exit code."""
         s = self.s
-        if level is None:      # the budget ended before the first planned look: this is the only look
+        if level is None:      # the budget ended before the first planned look: the only look
             level = 1 - trials.ALPHA
         for app in list(self.apps.values()):
             self.ps.stop(app.proc, grace_s=10)
@@ -354,15 +356,16 @@ class Interleaved:
                                           result["design_broken"] or result["cannot_decide"])
         with open(os.path.join(self.out, "warm-trials.jsonl"), "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in self.warm_records)
-        design = {
-            "design": s.design, "series": list(tp.series), "steps": [[*st, self.tools[st]] for st in tp.steps],
-            "pairs": [list(p) for p in tp.pairs], "seed": self.seed, "restart_every": tp.restart_every,
-            "warm_blocks": tp.warm_blocks, "warmups": self.warmups, "warmup_jit_pct": s.warmup_jit_pct,
-            "warmup_max_s": s.warmup_max_s, **speed.reading(self.records),
-            "blocks": blocks, "looks": plan_looks, "level": level, "budget_s": s.budget_s,
-            "trial": s.duration, "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
-            "settling": self.settling, "allocation": self.allocation,
-            "seconds": round(time.monotonic() - t_run)}
+        design = {"design": s.design, "series": list(tp.series),
+                  "steps": [[*st, self.tools[st]] for st in tp.steps],
+                  "pairs": [list(p) for p in tp.pairs], "seed": self.seed,
+                  "restart_every": tp.restart_every, "warm_blocks": tp.warm_blocks,
+                  "warmups": self.warmups, "warmup_jit_pct": s.warmup_jit_pct,
+                  "warmup_max_s": s.warmup_max_s, **speed.reading(self.records), "blocks": blocks,
+                  "looks": plan_looks, "level": level, "budget_s": s.budget_s, "trial": s.duration,
+                  "ramp_in": f"{s.ramp_ms}ms", "jvm_opts": s.jvm_opts, "warmup": self.warm_log,
+                  "settling": self.settling, "allocation": self.allocation,
+                  "seconds": round(time.monotonic() - t_run)}
         verdict_report.write(self.out, self.records, result, design)
         if self.profiler:
             profile_report.write(self.out, self.records, self.measured_dirs)
@@ -377,7 +380,7 @@ class Interleaved:
         return sum(xs) / len(xs) if xs else 0.0
 
 
-WORKER_POOL = 200   # quarkus.thread-pool.max-threads of the app, for the worker rows' Little's-law ceiling
+WORKER_POOL = 200   # quarkus.thread-pool.max-threads: the worker rows' Little's-law ceiling
 
 
 def run(s, out, cmdline):
@@ -385,7 +388,8 @@ def run(s, out, cmdline):
     if s.dry_run:
         return dry_run(s)
     if s.app_url:
-        raise Fatal("--app-url: the interleaved and duet designs start their own apps (use --design sequential)")
+        raise Fatal("--app-url: the interleaved and duet designs start their own apps "
+                    "(use --design sequential)")
     if s.runs != 1:
         raise Fatal("runs: an interleaved run already repeats its trials; use --budget for more")
     with Procs() as ps:

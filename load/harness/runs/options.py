@@ -1,5 +1,5 @@
-"""compare's options as a run reads them: a flag when given, else `--set NAME=VALUE`'s, else the settings file's
-(--settings), else the default; each read and checked once, Fatal naming the option on bad input."""
+"""compare's options as a run reads them: a flag when given, else `--set NAME=VALUE`'s, else
+the settings file's (--settings), else the default; each checked once, Fatal naming it."""
 import re
 import tomllib
 
@@ -15,11 +15,11 @@ FILE_KEYS = ("workload", "rates", "modes", "concurrency") + SET_KEYS
 
 
 def flag(args, name, default=None):
-    """The value of --NAME (dashes as underscores) when given, else `--set NAME=`'s, else the settings file's, else
-    DEFAULT."""
+    """--NAME's value (dashes as underscores), else `--set NAME=`'s, the file's, or DEFAULT."""
     v = getattr(args, name, None)
     if v is None:
-        v = {**(getattr(args, "settings", None) or {}), **set_items(getattr(args, "set", None))}.get(name)
+        v = {**(getattr(args, "settings", None) or {}),
+             **set_items(getattr(args, "set", None))}.get(name)
     return default if v is None else v
 
 
@@ -32,7 +32,7 @@ def boolean(args, name):
 
 
 def whole(args, name, default, least=0, most=None, what="a whole number"):
-    """A whole-number setting, NAME's text or DEFAULT, between LEAST and MOST; Fatal naming it otherwise."""
+    """A whole-number setting, NAME's text or DEFAULT, between LEAST and MOST; else Fatal."""
     v = str(flag(args, name, default))
     if not re.fullmatch(r"[0-9]+", v) or int(v) < least or most is not None and int(v) > most:
         raise Fatal(f"{name} takes {what}, got '{v}'")
@@ -59,9 +59,9 @@ def duration_ms(text, what):
 
 
 def settings_file(path):
-    """A settings file (TOML): `workload = "calls=3,delay=50"` or a [workload] table of those items, `rates`, `modes`,
-    `concurrency` (lists), scenario parameters and the settings without a flag (SET_KEYS), any of them: key -> its
-    text as a flag takes it; Fatal on a missing file, bad TOML or an unknown key."""
+    """A settings file (TOML): `workload = "calls=3,delay=50"` or a [workload] table, `rates`,
+    `modes`, `concurrency` (lists), and SET_KEYS: key -> its text as a flag takes it; Fatal on
+    a missing file, bad TOML or an unknown key."""
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -75,17 +75,20 @@ def settings_file(path):
             v = [f"{name}={x}" for name, x in v.items()]
         values = v if isinstance(v, list) else [v]
         if not all(isinstance(x, str | int | float) for x in values):
-            raise Fatal(f"settings file {path}: {k} = {v!r}: a text, a number, true/false or a list of them")
-        out[set_name(k)] = ",".join(str(x).lower() if isinstance(x, bool) else str(x) for x in values)
+            raise Fatal(f"settings file {path}: {k} = {v!r}: "
+                        "a text, a number, true/false or a list of them")
+        out[set_name(k)] = ",".join(str(x).lower() if isinstance(x, bool) else str(x)
+                                    for x in values)
     unknown = [k for k in out if k not in FILE_KEYS]
     if unknown:
-        raise Fatal(f"settings file {path}: unknown key {', '.join(unknown)} (known: {', '.join(FILE_KEYS)})")
+        raise Fatal(f"settings file {path}: unknown key {', '.join(unknown)} "
+                    f"(known: {', '.join(FILE_KEYS)})")
     return out
 
 
 def set_items(items):
-    """`--set NAME=VALUE` ITEMS (NAME one of SET_KEYS, dashes or underscores): name -> value; Fatal on an item
-    without '=' or an unknown name."""
+    """`--set NAME=VALUE` ITEMS (NAME one of SET_KEYS, dashes or underscores): name -> value;
+    Fatal on an item without '=' or an unknown name."""
     out = {}
     for item in items or ():
         name, eq, value = item.partition("=")

@@ -1,6 +1,7 @@
-"""`--experiment scale`: io with a long delay held at 1,000 .. 100,000 requests in flight per mode and transport
-(HTTP/1.1 end to end, or h2c from Vegeta to the app and from the app to the delay service), what each waiting request
-costs (RSS, heap after a full GC, native memory by category, threads) and whether the app still answers meanwhile."""
+"""`--experiment scale`: io with a long delay held at 1,000 .. 100,000 requests in flight per mode
+and transport (HTTP/1.1 end to end, or h2c from Vegeta to the app and from the app to the delay
+service), what each waiting request costs (RSS, heap after a full GC, native memory by category,
+threads) and whether the app still answers meanwhile."""
 import json
 import os
 import resource
@@ -56,14 +57,15 @@ def estimate_run_s(s, nofile):
     return estimate_s(groups_of(s, nofile), plan.warmup_s(s), burst.bursts_of(s.modes, s.quick))
 
 
-# Hyperfoil 0.25.2 speaks HTTP/2 only over TLS: its HttpBuilder answers directHttp2 (h2c with prior knowledge) with
-# "Direct HTTP/2 not implemented", so with --tools hyperfoil the experiment drives HTTP/1.1 only
-NO_H2C = {"hyperfoil": "Hyperfoil 0.25.2 has no cleartext HTTP/2 (directHttp2: \"Direct HTTP/2 not implemented\")"}
+# Hyperfoil 0.25.2 speaks HTTP/2 only over TLS: its HttpBuilder answers directHttp2 (h2c with
+# prior knowledge) with "Direct HTTP/2 not implemented", so --tools hyperfoil drives HTTP/1.1 only
+NO_H2C = {"hyperfoil": "Hyperfoil 0.25.2 has no cleartext HTTP/2 "
+                       "(directHttp2: \"Direct HTTP/2 not implemented\")"}
 
 
 def groups_of(s, nofile):
-    """[(series, transport, [Level])]: every chosen series over both transports (HTTP/1.1 only with a tool in NO_H2C),
-    each with the levels it can hold."""
+    """[(series, transport, [Level])]: every chosen series over both transports (HTTP/1.1 only
+    with a tool in NO_H2C), each with the levels it can hold."""
     lv = QUICK_LEVELS if s.quick else LEVELS
     stairs = plan_levels(lv, min_delay_ms=QUICK_MIN_DELAY_MS if s.quick else MIN_DELAY_MS,
                          hold_s=QUICK_HOLD_S if s.quick else HOLD_S)
@@ -78,8 +80,8 @@ def groups_of(s, nofile):
 
 
 class ScaleRun:
-    """One scale run into one results folder: per series and transport a fresh app (and delay service) with the
-    limits raised, the staircase of levels, and the report."""
+    """One scale run into one results folder: per series and transport a fresh app (and delay
+    service) with the limits raised, the staircase of levels, and the report."""
 
     def __init__(self, s, out, cmdline, ps):
         self.s, self.out, self.cmdline, self.ps = s, out, cmdline, ps
@@ -111,11 +113,13 @@ class ScaleRun:
         return 0
 
     def fresh_app(self, label, series, env):
-        """A fresh delay service and app of SERIES with ENV raised (the previous app's settings taken back), warmed
-        up: the JIT's first compilations are not what a waiting request costs."""
+        """A fresh delay service and app of SERIES with ENV raised (the previous app's settings
+        taken back), warmed up: the JIT's first compiles are not what a waiting request costs."""
         s, b = self.s, self.base
-        s.app_java_opts = " ".join(dict.fromkeys([*s.app_java_opts.split(), "-XX:NativeMemoryTracking=summary"]))
-        log(f"{label}: a fresh delay service and app ({', '.join(f'{k}={v}' for k, v in env.items())})")
+        s.app_java_opts = " ".join(dict.fromkeys([*s.app_java_opts.split(),
+                                                  "-XX:NativeMemoryTracking=summary"]))
+        log(f"{label}: a fresh delay service and app "
+            f"({', '.join(f'{k}={v}' for k, v in env.items())})")
         b.start_system(label.replace(" ", "-"), series, env)   # ENV: this group's only
         b.warm(series)
 
@@ -147,19 +151,22 @@ class ScaleRun:
                 self.hold(lv, d, monitor, paths, delay_url, java_home, pid)
             for t, d in tools:   # the last levels' answers
                 if t.wait(max(x.delay_ms for x in levels) / 1000 + 60) == 0:
-                    b.sys.driver(tool).finish(os.path.join(d, "results"), os.path.join(d, "stdout.txt"))
+                    b.sys.driver(tool).finish(os.path.join(d, "results"),
+                                              os.path.join(d, "stdout.txt"))
             last_answer = time.monotonic()
             time.sleep(2)
             answered = memory(java_home, pid, b.url)
             answered_classes = class_histogram(java_home, pid)
-            # the leak check: LEAK_CHECK_S after the last answer, the delay clients' idle connections closed
-            # (IDLE_CLOSE_MS) and every answered request's timers dropped (DeadlineTimers)
+            # the leak check: LEAK_CHECK_S after the last answer, the delay clients' idle
+            # connections closed (IDLE_CLOSE_MS), answered requests' timers dropped (DeadlineTimers)
             time.sleep(max(0.0, LEAK_CHECK_S - (time.monotonic() - last_answer)))
             end = memory(java_home, pid, b.url)
-            self.ends.append({"series": series, "transport": transport, "start": start, "answered": answered,
-                              "end": end, "delay_calls": delay_calls(delay_url),
+            self.ends.append({"series": series, "transport": transport, "start": start,
+                              "answered": answered, "end": end,
+                              "delay_calls": delay_calls(delay_url),
                               "heap_growth_answered": heap_growth(start_classes, answered_classes),
-                              "heap_growth": heap_growth(start_classes, class_histogram(java_home, pid))})
+                              "heap_growth": heap_growth(start_classes,
+                                                         class_histogram(java_home, pid))})
         finally:
             monitor.stop.set()
             for t, _ in tools:
@@ -170,25 +177,29 @@ class ScaleRun:
     def start_level(self, index, lv, series, transport, tool, env, monitor, pid):
         """Starts level LV: folder, meta.json, samples, load tool -> (the tool's Proc, folder)."""
         b, mode = self.base, plan.base_of(series)
-        d = os.path.join(self.out, "steps", f"{index:03d}-io-{series}-{transport}-{lv.in_flight}")
+        d = os.path.join(self.out, "steps",
+                         f"{index:03d}-io-{series}-{transport}-{lv.in_flight}")
         os.makedirs(d, exist_ok=True)
         meta = {"index": index, "scenario": "io", "mode": mode, "series": series,
-                "client": plan.client_of(series), "tool": tool, "load_kind": "rate", "load": lv.rate,
-                "duration_s": lv.send_s, "ramp_in_s": 0, "params": f"delay={lv.delay_ms}&calls=1",
-                "app_pid": pid, "level": lv.in_flight, "transport": transport, "delay_ms": lv.delay_ms,
-                "past_ceiling": (ceiling(transport, plan.client_of(series), self.nofile)[0] or lv.in_flight)
-                < lv.in_flight}
+                "client": plan.client_of(series), "tool": tool, "load_kind": "rate",
+                "load": lv.rate, "duration_s": lv.send_s, "ramp_in_s": 0,
+                "params": f"delay={lv.delay_ms}&calls=1", "app_pid": pid, "level": lv.in_flight,
+                "transport": transport, "delay_ms": lv.delay_ms,
+                "past_ceiling": (ceiling(transport, plan.client_of(series), self.nofile)[0]
+                                 or lv.in_flight) < lv.in_flight}
         with open(os.path.join(d, "meta.json"), "w") as f:
             json.dump(meta, f)
         monitor.open(d, os.path.join(d, "samples.jsonl"))
-        log(f"  {series} {transport}: {lv.in_flight:,} in flight = {lv.rate:,} req/s x {lv.delay_ms} ms, "
-            f"held {lv.hold_s:g} s")
-        # the client waits past the app's deadline (from arrival), so a queued request's 504 reaches it
-        load = Load(lv.rate, int(lv.send_s * 1000), int(env["BENCH_REQUEST_DEADLINE"].rstrip("s")) + 10,
+        log(f"  {series} {transport}: {lv.in_flight:,} in flight = {lv.rate:,} req/s "
+            f"x {lv.delay_ms} ms, held {lv.hold_s:g} s")
+        # the client waits past the app's deadline (from arrival): a queued request's 504 reaches it
+        load = Load(lv.rate, int(lv.send_s * 1000),
+                    int(env["BENCH_REQUEST_DEADLINE"].rstrip("s")) + 10,
                     tuple(tool_args(tool, lv, transport)))
         target = b.sys.target(b.url, series, "io", f"DELAY={lv.delay_ms}")
         return (b.sys.driver(tool).start(self.ps, target, load, os.path.join(d, "results"),
-                                         log_path=os.path.join(d, "stdout.txt"), name=f"{mode}-io-{lv.rate}"), d)
+                                         log_path=os.path.join(d, "stdout.txt"),
+                                         name=f"{mode}-io-{lv.rate}"), d)
 
     def hold(self, lv, d, monitor, paths, delay_url, java_home, pid):
         """Holds level LV, probing the app (PATHS); its figures into D/scale.json."""
@@ -197,10 +208,10 @@ class ScaleRun:
         # the hold: every request of this level is in flight from DELAY_MS on
         time.sleep(max(0.0, lv.delay_ms / 1000 + 0.5 - (time.monotonic() - t_level)))
         before, delay_gc = monitor.sample(), gc_pause_s(delay_url)
-        extra = probe(b.url, max(1.0, lv.hold_s - JCMD_S - 1.5), record=os.path.join(d, "probe.jsonl"),
-                      paths=paths)
+        extra = probe(b.url, max(1.0, lv.hold_s - JCMD_S - 1.5),
+                      record=os.path.join(d, "probe.jsonl"), paths=paths)
         extra.update(window(before, monitor.sample()))
-        delay_gc_after = gc_pause_s(delay_url)   # the probe's io call waits on the delay service too
+        delay_gc_after = gc_pause_s(delay_url)   # the probe's io call waits on the delay too
         if delay_gc is not None and delay_gc_after is not None:
             extra["probe_delay_gc_pause_ms"] = rnd((delay_gc_after - delay_gc) * 1000, 0)
         extra.update(memory(java_home, pid, b.url))
@@ -211,8 +222,9 @@ class ScaleRun:
             json.dump(extra, f)
 
     def burst(self, series, transport, calls):
-        """One request of SERIES fanning out CALLS calls over TRANSPORT, from a fresh app, sampled every
-        burst.SAMPLE_S s while it runs (the request itself comes over HTTP/1.1: the transport is the delay calls')."""
+        """One request of SERIES fanning out CALLS calls over TRANSPORT, from a fresh app, sampled
+        every burst.SAMPLE_S s while it runs (the request comes over HTTP/1.1; TRANSPORT is the
+        delay calls')."""
         b = self.base
         env = burst.raised(transport, calls, plan.client_of(series))
         self.limits[f"{series} {transport} fan-out"] = env
@@ -224,7 +236,8 @@ class ScaleRun:
         try:
             idle = memory(java_home, pid, b.url)
             served = sum(delay_calls(delay_url).values())
-            log(f"  {series} {transport}: one request fanning out {calls:,} calls of {burst.DELAY_MS} ms")
+            log(f"  {series} {transport}: one request fanning out {calls:,} calls "
+                f"of {burst.DELAY_MS} ms")
             monitor.open(d, os.path.join(d, "samples.jsonl"))
             monitor.start()
             t0 = time.monotonic()
@@ -237,7 +250,8 @@ class ScaleRun:
                 samples = [json.loads(line) for line in f if line.strip()]
             cpu = [x["cpu_ms"] for x in samples if "cpu_ms" in x]
             row = burst.row_of(series, transport, calls, status, body, wall_s, idle, samples,
-                               cpu[-1] - cpu[0] if cpu else 0, sum(delay_calls(delay_url).values()) - served)
+                               cpu[-1] - cpu[0] if cpu else 0,
+                               sum(delay_calls(delay_url).values()) - served)
             with open(os.path.join(d, "burst.json"), "w") as f:
                 json.dump(row, f)
             log(f"    {status} in {wall_s:.1f} s")
@@ -250,39 +264,42 @@ class ScaleRun:
         rows = []
         for d in sorted(os.listdir(os.path.join(self.out, "steps"))):
             step = os.path.join(self.out, "steps", d)
-            meta, extra = read_json(os.path.join(step, "meta.json"), {}), read_json(os.path.join(step, "scale.json"))
+            meta, extra = (read_json(os.path.join(step, "meta.json"), {}),
+                           read_json(os.path.join(step, "scale.json")))
             if extra is None:
                 continue
             row = step_row(step, 200)
-            row.update({k: meta.get(k) for k in ("level", "transport", "delay_ms", "past_ceiling")}, **extra)
+            row.update({k: meta.get(k) for k in ("level", "transport", "delay_ms", "past_ceiling")},
+                       **extra)
             for key in ("p50_ok_ms", "p99_ok_ms"):
-                row[key.replace("_ok_ms", "_over_delay_ms")] = None if row[key] is None else \
-                    rnd(row[key] - meta["delay_ms"], 1)
+                row[key.replace("_ok_ms", "_over_delay_ms")] = (
+                    None if row[key] is None else rnd(row[key] - meta["delay_ms"], 1))
             rows.append(row)
         self.rows = with_slopes(rows, self.idle)
-        write_report(self.out, self.rows, read_json(os.path.join(self.out, "machine.json"), {}), self.limits,
-                     self.ends, self.nofile, self.bursts, self.skipped)
+        write_report(self.out, self.rows, read_json(os.path.join(self.out, "machine.json"), {}),
+                     self.limits, self.ends, self.nofile, self.bursts, self.skipped)
 
 
-# ---------------------------------------------------------------------------------------------- entry
+# ------------------------------------------------------------------------------------------ entry
 def run(s, out, cmdline):
     """`compare --experiment scale`: the plan (--dry-run) or the run."""
     if len(s.tools) != 1 or s.tools[0] not in ("vegeta", "hyperfoil"):
-        raise Fatal(f"--tools {','.join(s.tools)}: the scale experiment's levels take one rate tool, vegeta or "
-                    "hyperfoil")
+        raise Fatal(f"--tools {','.join(s.tools)}: the scale experiment's levels take one rate "
+                    "tool, vegeta or hyperfoil")
     nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     groups = groups_of(s, nofile)
     if s.tools[0] in NO_H2C:
         log(f"--tools {s.tools[0]}: HTTP/1.1 levels only; {NO_H2C[s.tools[0]]}")
     if s.dry_run:
         for series, transport, levels in groups:
-            print(f"{series} {transport}: " + (", ".join(f"{x.in_flight:,} ({x.rate:,} req/s x {x.delay_ms} ms)"
-                                                         for x in levels) or "no level fits")
+            print(f"{series} {transport}: "
+                  + (", ".join(f"{x.in_flight:,} ({x.rate:,} req/s x {x.delay_ms} ms)"
+                               for x in levels) or "no level fits")
                   + f"  [{ceiling(transport, plan.client_of(series), nofile)[1]}]")
         bursts = burst.bursts_of(s.modes, s.quick)
         for series, transport, calls, skipped in bursts:
-            print(f"{series} {transport}: one request fanning out {calls:,} calls" + (f" not run: {skipped}"
-                                                                                     if skipped else ""))
+            print(f"{series} {transport}: one request fanning out {calls:,} calls"
+                  + (f" not run: {skipped}" if skipped else ""))
         print(f"about {estimate_run_s(s, nofile):.0f} s")
         return 0
     if os.path.isdir(os.path.join(out, "steps")) and os.listdir(os.path.join(out, "steps")):

@@ -1,6 +1,7 @@
-"""What every run design starts and shares, by composition: the tools, the app (the jar, built when stale, or the
-native binary), the database, the delay service and the apps, each app's requests, its sampler and the machine facts.
-A design holds one System and adds its own schedule (sequential.py, interleave.py, scale.py)."""
+"""What every run design starts and shares, by composition: the tools, the app (the jar, built
+when stale, or the native binary), the database, the delay service and the apps, each app's
+requests, its sampler and the machine facts. A design holds one System and adds its own schedule
+(sequential.py, interleave.py, scale.py)."""
 import contextlib
 import json
 import os
@@ -22,7 +23,7 @@ from harness.sampling import machine
 
 @dataclass
 class App:
-    """One series' running app in the interleaved design: its process, URL and invocation (0, 1, ...)."""
+    """One series' running app in the interleaved design: process, URL, invocation (0, 1, ...)."""
     series: str
     proc: procs.Proc
     url: str
@@ -42,8 +43,8 @@ class System:
         self.url = s.app_url.rstrip("/") if s.app_url else ""
 
     def prepare(self):
-        """Checks the options against each other, builds what is stale, starts the database (in the background) and
-        finds the load tools."""
+        """Checks the options against each other, builds what is stale, starts the database (in the
+        background) and finds the load tools."""
         s = self.s
         os.makedirs(os.path.join(self.out, "logs"), exist_ok=True)
         log(f"results -> {self.out}")
@@ -51,14 +52,17 @@ class System:
             if s.app_pid and not os.path.exists(f"/proc/{s.app_pid}"):
                 raise Fatal(f"app_pid {s.app_pid}: no such process here")
             if s.native or s.cpus:
-                raise Fatal(f"--{'native' if s.native else 'cpus'}: the processes this script starts; with --app-url "
-                            "you started the app yourself")
+                raise Fatal(f"--{'native' if s.native else 'cpus'}: the processes this script "
+                            "starts; with --app-url you started the app yourself")
             if any(self.bare(m) for m in s.modes):
-                raise Fatal(f"--app-url: the series {', '.join(m for m in s.modes if self.bare(m))} is a process this "
-                            "script starts (the bare Vert.x main, vt-native); measure it without --app-url")
+                raise Fatal("--app-url: the series "
+                            f"{', '.join(m for m in s.modes if self.bare(m))} is a process this "
+                            "script starts (the bare Vert.x main, vt-native); "
+                            "measure it without --app-url")
             if not is_loopback(self.url):
                 log(f"{self.url} is another machine: loading it, as --app-url names it")
-        if s.cpus:   # cpus app=N: the app on the last N cores, this runner and all it starts on the others
+        # cpus app=N: the app on the last N cores, this runner and all it starts on the others
+        if s.cpus:
             self.taskset, self.app_cores, self.placement = procs.place(s.cpus)
             log(f"placement: {self.placement}")
         if not self.external:
@@ -66,16 +70,20 @@ class System:
             self.java = os.path.join(self.java_home, "bin", "java")
             self.runner = tools.native_runner() if s.native else ""
             if s.native and not self.runner:
-                raise Fatal("--native: no target/*-runner. Build it with './mvnw package -Dnative' (GraalVM or "
-                            "Mandrel 21+ on PATH, or add -Dquarkus.native.container-build=true where Docker runs)")
-            if not tools.ensure_jar(self.ps, os.path.join(self.out, "logs", "build.log"), s.rebuild, s.no_build) \
-                    and not self.runner:
+                raise Fatal("--native: no target/*-runner. Build it with './mvnw package -Dnative' "
+                            "(GraalVM or Mandrel 21+ on PATH, or add "
+                            "-Dquarkus.native.container-build=true where Docker runs)")
+            if not tools.ensure_jar(self.ps, os.path.join(self.out, "logs", "build.log"), s.rebuild,
+                                    s.no_build) and not self.runner:
                 raise Fatal(f"no {tools.JAR} (build with ./mvnw package -DskipTests)")
             if any(self.kind(m) == "helidon" for m in s.modes) and not tools.vtnative_jar(
-                    self.ps, os.path.join(self.out, "logs", "build-vtnative.log"), s.rebuild, s.no_build):
-                raise Fatal(f"no {tools.VTNATIVE_JAR} (build with ./mvnw -f load/vtnative/pom.xml package)")
-            self.db = Database(self.ps, ENV.db_port or 3306, os.path.join(self.out, "logs", "db.log"),
-                               (ENV.jdbc_url, ENV.reactive_url))
+                    self.ps, os.path.join(self.out, "logs", "build-vtnative.log"), s.rebuild,
+                    s.no_build):
+                raise Fatal(f"no {tools.VTNATIVE_JAR} "
+                            "(build with ./mvnw -f load/vtnative/pom.xml package)")
+            self.db = Database(
+                self.ps, ENV.db_port or 3306, os.path.join(self.out, "logs", "db.log"),
+                (ENV.jdbc_url, ENV.reactive_url))
             self.db.start()
         # after the database start, which runs meanwhile (a first run builds Vegeta)
         vegeta, hey = tools.bash_env("ensure_vegeta && ensure_hey", "VEGETA", "HEY")
@@ -91,9 +99,10 @@ class System:
         return self.drivers[tool]
 
     def start_delay(self, port, log_path, env=None, append=False):
-        """The delay service (the jar's `delay` profile) on PORT, ready; then the database is waited for."""
+        """The delay service (the jar's `delay` profile) on PORT, ready; then the database too."""
         binary = tools.JAR if os.path.isfile(tools.JAR) else self.runner
-        cmd = [self.java, *self.s.delay_java_opts.split(), "-jar", binary] if binary.endswith(".jar") else [binary]
+        cmd = ([self.java, *self.s.delay_java_opts.split(), "-jar", binary]
+               if binary.endswith(".jar") else [binary])
         proc = self.ps.start("delay", cmd, log_path=log_path, append=append, env={
             **(env or {}), "QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1",
             "QUARKUS_HTTP_PORT": str(port)})
@@ -105,23 +114,24 @@ class System:
         return proc
 
     def kind(self, series):
-        """The catalogue's kind of SERIES (mode, floor, ladder, bare, helidon); '' for a series it does not list."""
+        """The catalogue's kind of SERIES (mode, floor, ladder, bare, helidon); '' if unlisted."""
         return table().kinds.get(plan.base_of(series), "")
 
     def bare(self, series):
-        """True when a process of its own serves SERIES (the catalogue's kinds `bare` and `helidon`), not the app."""
+        """True when a process of its own serves SERIES, not the app (kinds `bare`, `helidon`)."""
         return plan.base_of(series) in table().bare
 
     def start_app(self, name, port, delay_port, log_path, series="", java_opts=None, env=None):
-        """An app of SERIES on PORT against the delay service on DELAY_PORT -> its Proc (not yet waited for); for a
-        bare series the bare Vert.x main from the jar's class path, for vt-native load/vtnative's jar, each with the
-        app's JVM options and settings."""
+        """An app of SERIES on PORT against the delay service on DELAY_PORT -> its Proc (not yet
+        waited for); for a bare series the bare Vert.x main from the jar's class path, for vt-native
+        load/vtnative's jar, each with the app's JVM options and settings."""
         opts = self.s.app_java_opts.split() if java_opts is None else java_opts
         app_env = {**(self.db.env if self.db else {}), **self.s.app_env, **(env or {}),
                    "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
                    "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{delay_port}"}
         if self.bare(series) and self.runner:
-            raise Fatal(f"--native: the series {series} runs on the JVM only (a process of its own)")
+            raise Fatal(f"--native: the series {series} runs on the JVM only "
+                        "(a process of its own)")
         if self.kind(series) == "helidon":
             cmd = [self.java, *opts, "-jar", tools.VTNATIVE_JAR]
         elif self.bare(series):
@@ -133,13 +143,16 @@ class System:
         return self.ps.start(name, [*self.taskset, *cmd], log_path=log_path, env=app_env)
 
     def train_aot(self, series, delay_port, warm):
-        """--aot: one app with -XX:AOTCacheOutput serves every one of SERIES' steps (WARM(proc, url, SERIES), as the
-        warm-up does: each series' mode, the first one's delay client), then exits and leaves OUT/app.aot, the
-        classes, linked, and the method profiles (JDK 25, JEPs 483 and 515) the apps then start from -> its path."""
+        """--aot: one app with -XX:AOTCacheOutput serves all of SERIES' steps (WARM(proc, url,
+        SERIES), as the warm-up: each series' mode, the first one's delay client), then exits
+        leaving OUT/app.aot, the linked classes and method profiles (JDK 25, JEPs 483 and 515) the
+        apps then start from -> its path."""
         path, port = os.path.join(self.out, "app.aot"), procs.free_port()
-        log(f"AOT training run: one app serving {', '.join(series)} over the warm-up, then -XX:AOTCacheOutput={path}")
-        proc = self.start_app("aot training", port, delay_port, os.path.join(self.out, "logs", "aot.log"), series[0],
-                              java_opts=[*self.s.app_java_opts.split(), f"-XX:AOTCacheOutput={path}"])
+        log(f"AOT training run: one app serving {', '.join(series)} over the warm-up, "
+            f"then -XX:AOTCacheOutput={path}")
+        proc = self.start_app(
+            "aot training", port, delay_port, os.path.join(self.out, "logs", "aot.log"), series[0],
+            java_opts=[*self.s.app_java_opts.split(), f"-XX:AOTCacheOutput={path}"])
         url = f"http://127.0.0.1:{port}"
         self.wait_app(proc, url, "the AOT training run", 180, series[0])
         warm(proc, url, series)
@@ -150,8 +163,8 @@ class System:
         return path
 
     def ready_url(self, url, series=""):
-        """What answers 2xx once the process of SERIES at URL serves: the app's readiness check; a process of its own
-        (no readiness check: bare, vt-native) its first scenario's request."""
+        """What answers 2xx once SERIES' process at URL serves: the app's readiness check; for a
+        process of its own (no readiness check: bare, vt-native) its first scenario's request."""
         if not self.bare(series):
             return f"{url}/q/health/ready"
         t = table()
@@ -159,7 +172,7 @@ class System:
                           if (plan.base_of(series), sc) in t.requests).path
 
     def metrics_url(self, url, series=""):
-        """The /q/metrics of the app at URL; '' for a process of its own, which has none (nothing scrapes it)."""
+        """The /q/metrics of the app at URL; '' for a process of its own (nothing scrapes it)."""
         return "" if self.bare(series) else f"{url}/q/metrics"
 
     def save_metrics(self, url, series, path):
@@ -173,7 +186,7 @@ class System:
             raise Fatal(f"the app of {what} did not become ready on {url} (log: {proc.log_path})")
 
     def request(self, series, scenario, extra=""):
-        """SCENARIO's request in SERIES with this run's scenario parameters (EXTRA: one more, NAME=VALUE)."""
+        """SCENARIO's request in SERIES with the run's parameters (EXTRA: one more, NAME=VALUE)."""
         params = dict(self.s.env)
         if extra:
             k, v = extra.split("=", 1)
@@ -181,12 +194,15 @@ class System:
         return table(params).request(plan.base_of(series), scenario)
 
     def target(self, url, series, scenario, extra=""):
-        return Target((req := self.request(series, scenario, extra)).method, url + req.path, req.body)
+        return Target((req := self.request(series, scenario, extra)).method, url + req.path,
+                      req.body)
 
     def sampler(self, path, pid, url, delay_pid=None, series=""):
-        argv = [sys.executable, "-m", "harness.sampling.sample", "--out", path, "--interval", "0.25"]
+        argv = [sys.executable, "-m", "harness.sampling.sample", "--out", path,
+                "--interval", "0.25"]
         if self.metrics_url(url, series):
-            argv += ["--metrics", self.metrics_url(url, series), "--metrics-interval", self.s.metrics_interval]
+            argv += ["--metrics", self.metrics_url(url, series),
+                     "--metrics-interval", self.s.metrics_interval]
         if pid:
             argv += ["--pid", str(pid)]
         if delay_pid:
@@ -194,32 +210,37 @@ class System:
         return self.ps.start("sampler", argv, log_path=path + ".log")
 
     def jit_ms(self, pid):
-        """The JIT compiler threads' CPU ms so far of process PID; 0 without one (a remote app, a native binary)."""
+        """The JIT threads' CPU ms so far of process PID; 0 without one (remote app, native)."""
         return int(self.sample_once(pid, "--once").get("jit_ms", 0)) if pid else 0
 
     def sample_once(self, pid, *argv):
-        """One reading of the sampler (`--once` or `--scrape-cost URL`) as a dict ({} when it failed)."""
-        r = subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(pid), *argv],
-                           capture_output=True, text=True)
+        """One sampler reading (`--once` or `--scrape-cost URL`) as a dict ({} on failure)."""
+        r = subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(pid),
+                            *argv], capture_output=True, text=True)
         with contextlib.suppress(ValueError):
             return json.loads(r.stdout)
         return {}
 
     def app_desc(self):
         if self.external:
-            return f"external, {self.url} ({f'pid {self.s.app_pid}' if self.s.app_pid else 'remote: /q/metrics only'})"
-        return f"native {os.path.basename(self.runner)}" if self.runner else f"JVM jar {os.path.basename(tools.JAR)}"
+            return (f"external, {self.url} "
+                    f"({f'pid {self.s.app_pid}' if self.s.app_pid else 'remote: /q/metrics only'})")
+        return (f"native {os.path.basename(self.runner)}" if self.runner
+                else f"JVM jar {os.path.basename(tools.JAR)}")
 
     def write_facts(self, url, started, cmdline, **extra):
-        """machine.json: this machine, the JDK, the app's settings (its /q/info at URL) and the run's options."""
+        """machine.json: this machine, the JDK, the app's settings (/q/info at URL), run options."""
         s = self.s
         facts = machine.facts(java=self.java or None, app=machine.app_info(url), **{
-            "java_opts": s.app_java_opts, "delay_java_opts": s.delay_java_opts, "started": started, "command": cmdline,
-            "vegeta": f"vegeta {ENV.vegeta_version} ({self.vegeta.binary})", "hey": f"hey ({self.hey.binary})",
-            **({"hyperfoil": f"Hyperfoil {tools.hyperfoil_version()} embedded ({tools.HYPERFOIL_MAIN})"}
+            "java_opts": s.app_java_opts, "delay_java_opts": s.delay_java_opts, "started": started,
+            "command": cmdline, "vegeta": f"vegeta {ENV.vegeta_version} ({self.vegeta.binary})",
+            "hey": f"hey ({self.hey.binary})",
+            **({"hyperfoil": f"Hyperfoil {tools.hyperfoil_version()} embedded "
+                             f"({tools.HYPERFOIL_MAIN})"}
                if "hyperfoil" in self.drivers else {}),
-            "reuse": str(int(s.reuse)), "duration": s.duration, "warmup": s.warmup, "experiment": s.experiment,
-            "mode_order": plan.mode_order(s), "placement": self.placement, "app_cores": self.app_cores,
+            "reuse": str(int(s.reuse)), "duration": s.duration, "warmup": s.warmup,
+            "experiment": s.experiment, "mode_order": plan.mode_order(s),
+            "placement": self.placement, "app_cores": self.app_cores,
             "metrics_interval": s.metrics_interval, **extra})
         facts["app"] = self.app_desc()
         with open(os.path.join(self.out, "machine.json"), "w") as f:

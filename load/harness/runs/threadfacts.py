@@ -1,21 +1,19 @@
-"""What a platform and a virtual thread cost, measured here against what the write-ups state: the time to start one,
-to switch (one one-way hand-off in a ping-pong between two threads of a kind) and the memory one keeps while parked.
+"""What a platform and a virtual thread cost, measured here against what the write-ups state:
+the time to start one, to switch (one one-way hand-off in a ping-pong) and the memory one
+keeps while parked.
 
-The times come from JMH (load/jmh: ThreadStart, HandOff; one fork, warm-up and measurement iterations as their
-annotations set), the memory from load/jmh's ParkedThreads main, one fresh JVM per kind and run: the resident memory
-plus the used heap after a full GC that N parked threads add, divided by N.
+Times come from JMH (load/jmh: ThreadStart, HandOff; one fork), memory from load/jmh's
+ParkedThreads main, one fresh JVM per kind and run: the RSS plus used heap after a full GC
+that N parked threads add, divided by N.
 
-- Each figure: the geometric mean of JMH's per-iteration scores (its rawData) or of the repeated memory runs, with a
-  95 % Student t interval computed on their logarithms. Logs, because the noise here is multiplicative and one-sided
-  (an iteration disturbed by the machine takes several times as long, never less), which a t interval on the raw
-  values turns into a negative lower bound. (JMH's own score is the arithmetic mean; its scoreConfidence a 99.9 %
-  t interval on the raw values.)
-- Interval of the ratio platform / virtual: conservative, low = platform_low / virtual_high and high = platform_high /
-  virtual_low, the extremes of any two values inside the two intervals.
-- Decided: the ratio's interval excludes 1 (the one rule for all three facts), i.e. the difference between the kinds
-  is larger than the noise measured. Fewer than two values, or one not positive, give no interval (NaN) and so are
-  never decided. A time's interval is that of one JVM (one fork): it misses what changes between JVMs, e.g. the
-  platform hand-off took 2-5 us in some runs here and 40 us in others (likely: one core, or two).
+- Each figure: the geometric mean of the per-iteration scores (or memory runs) with a 95 %
+  t interval on their logs: the noise is multiplicative and one-sided, which a t interval on
+  raw values turns into a negative lower bound.
+- Ratio platform / virtual: conservative interval, low = platform_low / virtual_high and
+  high = platform_high / virtual_low.
+- Decided: the ratio's interval excludes 1; fewer than two values, or one not positive, give
+  NaN and are never decided. A time's interval is one JVM's: it misses what changes between
+  JVMs (the platform hand-off took 2-5 us in some runs here, 40 us in others).
 """
 from __future__ import annotations
 
@@ -37,21 +35,22 @@ JAR = os.path.join(JMH_DIR, "target", "benchmarks.jar")
 PARKED_MAIN = "org.vtvr.jmh.ParkedThreads"
 KINDS = ("platform", "virtual")
 LEVEL = 0.95
-# The heap resident from the start (AlwaysPreTouch) so that the RSS delta is native memory only and the heap delta
-# the threads' Java objects; Serial GC: the collector with the least native memory of its own; -Xbatch and no inlining
-# of the frames' method: every thread parks under the same compiled frames (ParkedThreads' Javadoc says why)
-PARKED_JVM = ("-XX:+UseSerialGC", "-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch", "-XX:NativeMemoryTracking=summary",
-              "-Xbatch", "-XX:CompileCommand=quiet", f"-XX:CompileCommand=dontinline,{PARKED_MAIN}::descend")
-# name -> (JMH benchmark class or None for the memory main, what the sentence calls it, the write-ups' figure)
+# Heap pre-touched: the RSS delta is native memory only, the heap delta the threads' objects;
+# Serial GC: least native memory of its own; -Xbatch, no inlining: every thread parks under
+# the same compiled frames (ParkedThreads' Javadoc says why)
+PARKED_JVM = ("-XX:+UseSerialGC", "-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
+              "-XX:NativeMemoryTracking=summary", "-Xbatch", "-XX:CompileCommand=quiet",
+              f"-XX:CompileCommand=dontinline,{PARKED_MAIN}::descend")
+# name -> (JMH class or None for the memory main, the sentence's name, the write-ups' figure)
 FACTS = {"start": ("ThreadStart", "Starting a thread", "about 1 ms vs 1 us"),
          "switch": ("HandOff", "Switching (one hand-off)", "100 us vs 10 us"),
          "parked memory": (None, "Memory per parked thread", "1-2 MiB vs about 10 KB of stack")}
-UNITS = {"us/op": "us", "ns/op": "ns", "ms/op": "ms"}   # JMH's units of AverageTime, as the sentence writes them
+UNITS = {"us/op": "us", "ns/op": "ns", "ms/op": "ms"}   # JMH's AverageTime units, as written
 
 
 @dataclass(frozen=True)
 class ThreadFact:
-    """One cost of a platform and of a virtual thread, each with its interval, their ratio and whether it is decided."""
+    """One cost of a platform and of a virtual thread: intervals, their ratio, whether decided."""
     name: str
     unit: str
     platform: float
@@ -67,13 +66,14 @@ class ThreadFact:
     decided: bool
 
     def sentence(self) -> str:
-        """One line: 'Starting a thread: platform 132 us [127, 137], virtual 0.764 us [0.709, 0.823], 173x [154, 194]
-        (the write-ups: about 1 ms vs 1 us)', and why not when it is not decided."""
+        """One line: 'Starting a thread: platform 132 us [127, 137], virtual 0.764 us [0.709,
+        0.823], 173x [154, 194] (the write-ups: about 1 ms vs 1 us)', and why not if undecided."""
         u = self.unit
-        line = (f"{FACTS[self.name][1]}: platform {_num(self.platform)} {u} [{_num(self.platform_low)}, "
-                f"{_num(self.platform_high)}], virtual {_num(self.virtual)} {u} [{_num(self.virtual_low)}, "
-                f"{_num(self.virtual_high)}], {_num(self.ratio)}x [{_num(self.ratio_low)}, {_num(self.ratio_high)}] "
-                f"(the write-ups: {self.stated})")
+        line = (f"{FACTS[self.name][1]}: platform {_num(self.platform)} {u} "
+                f"[{_num(self.platform_low)}, {_num(self.platform_high)}], "
+                f"virtual {_num(self.virtual)} {u} [{_num(self.virtual_low)}, "
+                f"{_num(self.virtual_high)}], {_num(self.ratio)}x "
+                f"[{_num(self.ratio_low)}, {_num(self.ratio_high)}] (the write-ups: {self.stated})")
         return line if self.decided else line + "; not decided: the ratio's interval includes 1"
 
 
@@ -82,8 +82,8 @@ def _num(x: float) -> str:
 
 
 def t_interval(values: list[float], level: float = LEVEL) -> tuple[float, float, float]:
-    """(geometric mean, low, high): Student's t interval on the logs of VALUES, mapped back; NaN bounds for fewer than
-    two values or one not positive (then the point is the arithmetic mean)."""
+    """(geometric mean, low, high): Student's t interval on the logs of VALUES, mapped back; NaN
+    bounds for fewer than two values or one not positive (the point: the arithmetic mean)."""
     if len(values) < 2 or min(values) <= 0:
         return statistics.fmean(values), math.nan, math.nan
     logs = [math.log(x) for x in values]
@@ -93,22 +93,23 @@ def t_interval(values: list[float], level: float = LEVEL) -> tuple[float, float,
 
 
 def fact(name: str, unit: str, platform: list[float], virtual: list[float]) -> ThreadFact:
-    """The fact NAME from the platform's and the virtual threads' values (in UNIT): intervals, ratio, decision."""
+    """The fact NAME from the platform and virtual values (in UNIT): intervals, ratio, decision."""
     p, v = t_interval(platform), t_interval(virtual)
     low = p[1] / v[2] if v[2] > 0 else math.nan
     high = p[2] / v[1] if v[1] > 0 else math.inf
-    return ThreadFact(name, unit, *p, *v, ratio=p[0] / v[0] if v[0] else math.inf, ratio_low=low, ratio_high=high,
-                      stated=FACTS[name][2], decided=bool(low > 1 or high < 1))
+    return ThreadFact(name, unit, *p, *v, ratio=p[0] / v[0] if v[0] else math.inf, ratio_low=low,
+                      ratio_high=high, stated=FACTS[name][2], decided=bool(low > 1 or high < 1))
 
 
 def jmh_scores(results: list[dict]) -> dict[tuple[str, str], tuple[str, list[float]]]:
-    """(benchmark class, method) -> (unit, per-iteration scores of every fork) from JMH's JSON result."""
+    """(benchmark class, method) -> (unit, every fork's per-iteration scores) from JMH's JSON."""
     out = {}
     for b in results:
         cls, method = b["benchmark"].split(".")[-2:]
         metric = b["primaryMetric"]
         unit = metric["scoreUnit"]
-        out[(cls, method)] = (UNITS.get(unit, unit), [float(x) for fork in metric["rawData"] for x in fork])
+        out[(cls, method)] = (UNITS.get(unit, unit),
+                              [float(x) for fork in metric["rawData"] for x in fork])
     return out
 
 
@@ -129,7 +130,7 @@ def time_facts(results: list[dict]) -> list[ThreadFact]:
 
 
 def kib_per_thread(run: dict) -> float:
-    """A ParkedThreads run's memory per parked thread (KiB): resident (native) plus heap delta, over the threads."""
+    """A ParkedThreads run's memory per parked thread (KiB): RSS plus heap delta, per thread."""
     rss = run["rss_kib_after"] - run["rss_kib_before"]
     heap = (run["heap_used_after"] - run["heap_used_before"]) / 1024
     return (rss + heap) / run["threads"]
@@ -152,19 +153,21 @@ def last_json(path: str) -> dict:
     return json.loads(lines[-1])
 
 
-def measure(java: str, ps: Procs, out_dir: str, build_log: str | None = None, threads: int = 2000,
-            runs: int = 3) -> list[ThreadFact]:
-    """Builds load/jmh when stale, runs its benchmarks on JAVA (the java binary) and ParkedThreads RUNS times per
-    kind with THREADS threads, each in a fresh JVM; writes jmh.json, parked.json and their logs to OUT_DIR."""
+def measure(java: str, ps: Procs, out_dir: str, build_log: str | None = None,
+            threads: int = 2000, runs: int = 3) -> list[ThreadFact]:
+    """Builds load/jmh when stale, runs its benchmarks on JAVA and ParkedThreads RUNS times per
+    kind with THREADS threads in fresh JVMs; writes jmh.json, parked.json and logs to OUT_DIR."""
     os.makedirs(out_dir, exist_ok=True)
     rel = os.path.relpath(JMH_DIR, tools.ROOT)
-    jar = tools.build_when_stale("the JMH benchmarks", JAR, ["./mvnw", "-B", "-q", "-f", f"{rel}/pom.xml", "package"],
+    jar = tools.build_when_stale("the JMH benchmarks", JAR,
+                                 ["./mvnw", "-B", "-q", "-f", f"{rel}/pom.xml", "package"],
                                  (f"{rel}/src", f"{rel}/pom.xml"), ps, build_log)
     result = os.path.join(out_dir, "jmh.json")
     jmh_log = os.path.join(out_dir, "jmh.log")
-    log(f"JMH: {', '.join(c for c, _, _ in FACTS.values() if c)}, platform and virtual (about 30 s)")
-    rc = ps.run("jmh", [java, "-jar", jar, "-foe", "true", "-rf", "json", "-rff", result], log_path=jmh_log,
-                timeout=300)
+    log(f"JMH: {', '.join(c for c, _, _ in FACTS.values() if c)}, "
+        "platform and virtual (about 30 s)")
+    rc = ps.run("jmh", [java, "-jar", jar, "-foe", "true", "-rf", "json", "-rff", result],
+                log_path=jmh_log, timeout=300)
     if rc:
         raise Fatal(f"JMH failed (exit status {rc}), see {jmh_log}")
     with open(result) as f:
@@ -172,9 +175,11 @@ def measure(java: str, ps: Procs, out_dir: str, build_log: str | None = None, th
     log(f"parked memory: {threads} threads, {runs} runs per kind, each in a fresh JVM")
     records = []
     for r in range(runs):
-        for kind in KINDS if r % 2 == 0 else KINDS[::-1]:   # alternating, so a drift of the machine hits both kinds
+        # alternating, so a drift of the machine hits both kinds
+        for kind in KINDS if r % 2 == 0 else KINDS[::-1]:
             path = os.path.join(out_dir, f"parked-{kind}-{r + 1}.log")
-            rc = ps.run(f"parked-{kind}", [java, *PARKED_JVM, "-cp", jar, PARKED_MAIN, kind, str(threads)],
+            rc = ps.run(f"parked-{kind}",
+                        [java, *PARKED_JVM, "-cp", jar, PARKED_MAIN, kind, str(threads)],
                         log_path=path, timeout=120)
             if rc:
                 raise Fatal(f"ParkedThreads {kind} failed (exit status {rc}), see {path}")

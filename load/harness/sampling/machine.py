@@ -1,4 +1,4 @@
-"""Facts about the machine a run measured on (psutil, platform) and the app it measured (its /q/info)."""
+"""Facts about the machine a run measured on (psutil, platform) and its app (the /q/info)."""
 import json
 import os
 import platform
@@ -8,11 +8,12 @@ import psutil
 
 from harness.infra.procs import fetch
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))   # the repository
+# the repository
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def cpu_model():
-    """The CPU's model name; Linux tells it in /proc/cpuinfo only (platform.processor() is empty there)."""
+    """The CPU's model name; on Linux only /proc/cpuinfo has it (platform.processor() is empty)."""
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
@@ -41,30 +42,31 @@ def java_version(java):
 
 def git_commit(root=ROOT):
     try:
-        return subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              timeout=10).stdout.strip() or None
+        return subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=10).stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         return None
 
 
 def app_info(base_url, timeout=10.0):
-    """The running app's /q/info (org.vtvr.config.SettingsInfo): {'settings': {key: value}, 'quarkus': version,
-    'java': version, 'info': the whole answer}; settings {} and versions None when the app has no /q/info."""
+    """The running app's /q/info (org.vtvr.config.SettingsInfo): {'settings': {key: value},
+    'quarkus': version, 'java': version, 'info': the whole answer}; {} and None without /q/info."""
     try:
         info = json.loads(fetch(base_url.rstrip("/") + "/q/info", timeout)[1] or b"{}")
     except ValueError:
         info = {}
-    return {"settings": info.get("settings") or {}, "quarkus": (info.get("build") or {}).get("quarkusVersion"),
+    return {"settings": info.get("settings") or {},
+            "quarkus": (info.get("build") or {}).get("quarkusVersion"),
             "java": (info.get("java") or {}).get("version"), "info": info}
 
 
 def facts(java=None, app=None, **extra):
-    """machine.json of a run: this machine (psutil, platform), the JDK that JAVA names, the app's settings and
-    Quarkus version from APP (an app_info() answer) and the EXTRA keys as given."""
+    """machine.json of a run: this machine (psutil, platform), the JDK that JAVA names, the app's
+    settings and Quarkus version from APP (an app_info() answer) and the EXTRA keys as given."""
     app = app or {}
-    info = {"cores": psutil.cpu_count(), "physical_cores": psutil.cpu_count(logical=False), "cpu": cpu_model(),
-            "memory_mib": psutil.virtual_memory().total // (1024 * 1024), "os": os_name(),
-            "kernel": platform.release(), "python": platform.python_version(),
+    info = {"cores": psutil.cpu_count(), "physical_cores": psutil.cpu_count(logical=False),
+            "cpu": cpu_model(), "memory_mib": psutil.virtual_memory().total // (1024 * 1024),
+            "os": os_name(), "kernel": platform.release(), "python": platform.python_version(),
             "quarkus": app.get("quarkus"), "app_java": app.get("java"),
             "jdk": java_version(java) if java else None, "git_commit": git_commit()}
     info.update(extra)

@@ -1,9 +1,9 @@
-"""The package's one reader of the Prometheus text format (/q/metrics): prometheus_client's parser, summed by labels."""
+"""The package's one reader of the Prometheus text format (/q/metrics), summed by labels."""
 
 
 def parse(text):
-    """-> {sample name: [(labels dict, value)]}; a truncated scrape (a server stopping) keeps what was parsed."""
-    # imported here: it takes longer to import than the rest, and the sampler's first CPU reading must not wait for it
+    """-> {sample name: [(labels dict, value)]}; a truncated scrape keeps what was parsed."""
+    # imported here: it is slow to import, and the sampler's first CPU reading must not wait
     from prometheus_client.parser import text_string_to_metric_families
     out = {}
     try:
@@ -16,7 +16,8 @@ def parse(text):
 
 
 def metric_sum(parsed, name, **match):
-    """Sum of a series over the label sets that have every MATCH label; None when the series is absent."""
+    """Sum of a series over the label sets with every MATCH label; None without the series."""
     if name not in parsed:
         return None
-    return sum(v for labels, v in parsed[name] if all(labels.get(k) == want for k, want in match.items()))
+    return sum(v for labels, v in parsed[name]
+               if all(labels.get(k) == want for k, want in match.items()))

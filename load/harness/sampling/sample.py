@@ -1,19 +1,17 @@
 """Samples the server while a load step runs; the runner starts and stops it.
 
-Usage: vtvr-harness sample --pid PID --out FILE [--interval 0.25] [--metrics URL] [--metrics-interval 0.5]
-                           [--also NAME=PID ...]
-       vtvr-harness sample --metrics URL --out FILE     (a remote app: no pid, every figure from its /q/metrics)
-       vtvr-harness sample --pid PID --once             (one sample with the JIT/GC split, to stdout)
-       vtvr-harness sample --pid PID --scrape-cost URL  (CPU ms of one /q/metrics scrape at idle, to stdout)
+Usage: vtvr-harness sample --pid PID --out FILE [--interval 0.25] [--metrics URL]
+                           [--metrics-interval 0.5] [--also NAME=PID ...]
+       vtvr-harness sample --metrics URL --out FILE     (a remote app: no pid, all from /q/metrics)
+       vtvr-harness sample --pid PID --once             (one sample with the JIT/GC split)
+       vtvr-harness sample --pid PID --scrape-cost URL  (CPU ms of one idle /q/metrics scrape)
 
-Every INTERVAL seconds it appends a JSON line to FILE with the process's CPU time (user+system, psutil, in ms),
-resident memory and live OS threads (for a JVM these are platform threads: carriers, event loops, workers, GC,
-JIT). The first and the last line also hold the CPU of the JIT compiler and garbage-collector threads (jit_ms,
-gc_ms) and of each --also process (e.g. the delay service), so a step's CPU is the difference of its two ends.
-Every METRICS_INTERVAL seconds (0: never) it reads METRICS_URL for the pool gauges and the heap; that scrape costs
-the server CPU inside the step, which is not subtracted (it also held request work on the other core): the runner
-measures one scrape's cost at idle (--scrape-cost) and the report states it. Writes a last sample and exits on
-SIGTERM/SIGINT, or when the process is gone.
+Every INTERVAL seconds a JSON line to FILE: the process's CPU ms (user+system, psutil), RSS and OS
+threads (for a JVM: platform threads). The first and last lines add the JIT and GC threads' CPU
+(jit_ms, gc_ms) and each --also process's (e.g. the delay service): a step's CPU is the difference
+of its ends. Every METRICS_INTERVAL seconds (0: never) METRICS_URL gives the pool gauges and heap;
+that scrape's CPU is not subtracted: the runner measures it at idle (--scrape-cost) and the report
+states it. Writes a last sample and exits on SIGTERM/SIGINT, or when the process is gone.
 """
 import argparse
 import json
@@ -31,12 +29,12 @@ from harness.sampling.prom import metric_sum, parse
 def proc_sample(proc):
     with proc.oneshot():
         t = proc.cpu_times()
-        return {"cpu_ms": (t.user + t.system) * 1000.0, "rss_kb": proc.memory_info().rss // 1024,
-                "threads": proc.num_threads()}
+        return {"cpu_ms": (t.user + t.system) * 1000.0,
+                "rss_kb": proc.memory_info().rss // 1024, "threads": proc.num_threads()}
 
 
-# HotSpot thread names (/proc/PID/task/TID/comm, cut at 15 characters) of the JIT compilers and of the collectors;
-# psutil gives per-thread times but not names, so the names come from /proc
+# HotSpot's JIT and GC thread names (/proc/PID/task/TID/comm, 15 characters): psutil gives
+# per-thread times but no names
 JIT_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 GC_THREADS = ("GC Thread", "G1 ", "ZWorker", "ZDriver", "ZDirector", "Shenandoah", "VM Periodic")
 
@@ -71,12 +69,13 @@ def jvm_metrics(text):
         "heap_bytes": metric_sum(m, "jvm_memory_used_bytes", area="heap"),
         "pinned": metric_sum(m, "jvm_threads_virtual_pinned_seconds_count"),
         "jvm_live_threads": metric_sum(m, "jvm_threads_live_threads"),
-        # a remote app's CPU and memory (Micrometer's process.cpu.time; RSS only where the app exports it)
+        # a remote app's CPU and memory (Micrometer's process.cpu.time; RSS where exported)
         "process_cpu_ms": None if cpu_ns is None else cpu_ns / 1e6,
         "process_rss_bytes": metric_sum(m, "process_resident_memory_bytes"),
-        # DB connections in use / requests waiting for one: Agroal (JDBC: virtual, worker) plus the Vert.x
+        # DB connections in use / requests waiting: Agroal (JDBC: virtual, worker) plus the Vert.x
         # SQL pool (reactive); in any one mode only one of them is busy
-        "pool_active": _add(metric_sum(m, "agroal_active_count"), metric_sum(m, "sql_pool_active", pool_type="sql")),
+        "pool_active": _add(metric_sum(m, "agroal_active_count"),
+                            metric_sum(m, "sql_pool_active", pool_type="sql")),
         "pool_awaiting": _add(metric_sum(m, "agroal_awaiting_count"),
                               metric_sum(m, "sql_pool_queue_size", pool_type="sql")),
         "worker_active": metric_sum(m, "worker_pool_active", **worker),
@@ -108,8 +107,8 @@ def scrape_cost(proc, url, n=20):
 
 
 class Scraper(threading.Thread):
-    """Reads the metrics URL every INTERVAL seconds off the sampling loop, so that a server too busy to answer
-    its metrics endpoint (a starved worker pool) does not stop the process samples."""
+    """Reads the metrics URL every INTERVAL seconds off the sampling loop: a server too busy to
+    answer it (a starved worker pool) does not stop the process samples."""
 
     def __init__(self, url, interval):
         super().__init__(daemon=True)
@@ -140,12 +139,15 @@ def parser():
     ap.add_argument("--pid", type=int)
     ap.add_argument("--out")
     ap.add_argument("--interval", type=float, default=0.25)
-    ap.add_argument("--metrics", default=None, help="Prometheus URL, e.g. http://127.0.0.1:8080/q/metrics")
+    ap.add_argument("--metrics", default=None,
+                    help="Prometheus URL, e.g. http://127.0.0.1:8080/q/metrics")
     ap.add_argument("--metrics-interval", type=float, default=0.5)
     ap.add_argument("--also", action="append", default=[], metavar="NAME=PID",
                     help="another process whose CPU is read at both ends (delay, db)")
-    ap.add_argument("--once", action="store_true", help="print one JSON sample (with jit_ms, gc_ms) and exit")
-    ap.add_argument("--scrape-cost", metavar="URL", help="print the CPU ms of one scrape of URL at idle and exit")
+    ap.add_argument("--once", action="store_true",
+                    help="print one JSON sample (with jit_ms, gc_ms) and exit")
+    ap.add_argument("--scrape-cost", metavar="URL",
+                    help="print the CPU ms of one scrape of URL at idle and exit")
     return ap
 
 
@@ -163,9 +165,9 @@ def others_of(also):
 
 def end_reading(proc, others):
     """The step ends' readings: each core's busy ms, PROC's JIT and GC threads, OTHERS' CPU."""
-    # every core's busy time (all but idle and iowait; kernel, interrupts and steal included; guest time is
-    # already inside user), for what limited a step
-    row = {"host_busy_ms": [(sum(c) - c.idle - sum(getattr(c, k, 0.0) for k in ("iowait", "guest", "guest_nice")))
+    # each core's busy time, for what limited a step (all but idle and iowait; guest is in user)
+    row = {"host_busy_ms": [(sum(c) - c.idle - sum(getattr(c, k, 0.0)
+                                                   for k in ("iowait", "guest", "guest_nice")))
                             * 1000.0 for c in psutil.cpu_times(percpu=True)]}
     if proc:
         row.update(thread_cpu(proc))
@@ -192,8 +194,8 @@ def main(argv=None):
     if not args.out or not (proc or args.metrics):
         ap.error("--out and --pid or --metrics are needed (or --once)")
     others = others_of(args.also)
-    # The handler only flips a flag: anything that takes a lock (Event.set) can deadlock when the signal lands
-    # while the main thread holds that very lock (CI once hung here for 80 minutes)
+    # The handler only flips a flag: taking a lock (Event.set) can deadlock if the signal lands
+    # while the main thread holds it (CI once hung here for 80 minutes)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
@@ -207,14 +209,16 @@ def main(argv=None):
             row = {"t": time.time()}
             try:
                 if proc:
-                    if proc.status() == psutil.STATUS_ZOMBIE:   # ended, not yet reaped by its parent
+                    # ended, not yet reaped by its parent
+                    if proc.status() == psutil.STATUS_ZOMBIE:
                         break
                     row.update(proc_sample(proc))
                 else:   # remote: the scrape is the only source, every interval
                     m = scrape(args.metrics)
                     if m is not None:
                         row["metrics"] = m
-                if first or stopping:   # the per-thread split is read at both ends only: it reads every thread
+                # the per-thread split at both ends only: it reads every thread
+                if first or stopping:
                     row.update(end_reading(proc, others))
             except psutil.Error:
                 break
@@ -226,7 +230,8 @@ def main(argv=None):
             out.write(json.dumps(row) + "\n")
             if stopping:
                 break
-            for _ in range(max(1, round(args.interval / 0.05))):   # short naps: a stop is seen within 50 ms
+            # short naps: a stop is seen within 50 ms
+            for _ in range(max(1, round(args.interval / 0.05))):
                 if stopping:
                     break
                 time.sleep(min(0.05, args.interval))

@@ -1,7 +1,6 @@
-"""The machine's speed before each trial (Yardstick.java beside this file, docs/statistics.md "The machine's
-speed"): the CPU microseconds one fixed unit of work takes, measured for a moment while no series is loaded. On a
-shared host the same code's CPU per request drifts with the machine (a neighbour's load, the caches it takes); a
-trial's figure can be set against the yardstick read just before it."""
+"""The machine's speed before each trial (Yardstick.java, docs/statistics.md "The machine's speed"):
+the CPU microseconds of one fixed unit of work, measured while no series is loaded. On a shared
+host CPU per request drifts with the machine; a trial is set against the yardstick read before."""
 import contextlib
 import os
 import subprocess
@@ -9,22 +8,25 @@ import subprocess
 from harness.infra.procs import log
 
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Yardstick.java")
-MEASURE_MS = 300   # per trial: about 7,000 units here, so the median moves well under 1 % between two readings
+# per trial: about 7,000 units here, so the median moves well under 1 % between two readings
+MEASURE_MS = 300
 
 
 class Yardstick:
-    """A small JVM of its own (Java's source launcher), idle between readings, stopped with the run."""
+    """A small JVM (Java's source launcher), idle between readings, stopped with the run."""
 
     def __init__(self, java):
         try:
-            self.proc = subprocess.Popen([java, "-Xmx64m", "-XX:+UseSerialGC", SOURCE], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            self.proc = subprocess.Popen(
+                [java, "-Xmx64m", "-XX:+UseSerialGC", SOURCE], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
             ready = self.proc.stdout.readline().strip() == "ready"
         except OSError:
             self.proc, ready = None, False
         if not ready:
             self.stop()
-            log("WARNING: the yardstick did not start; trials go without the machine's speed (speed_us null)")
+            log("WARNING: the yardstick did not start; "
+                "trials go without the machine's speed (speed_us null)")
 
     def unit_us(self, ms=MEASURE_MS):
         """The median CPU microseconds of one unit over MS of work, or None."""

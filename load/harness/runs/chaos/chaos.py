@@ -1,15 +1,18 @@
-"""The fault checks' probes and analysis (load/chaos.sh): targets, recovery and smoke probes, the checkout bookkeeping,
-check records and the run's summary. runs/chaos/run.py calls these functions; `python -m harness.runs.chaos.chaos
-SUBCOMMAND -h` runs one by hand.
+"""The fault checks' probes and analysis (load/chaos.sh): targets, recovery and smoke probes, the
+checkout bookkeeping, check records and the run's summary. runs/chaos/run.py calls these
+functions; `python -m harness.runs.chaos.chaos SUBCOMMAND -h` runs one by hand.
 
-  targets  Vegeta JSON targets, POST BASE+PATH round-robin over the paths, each with its own customer tag
-           PREFIX-R-<n> in the body and (for the error side of the bookkeeping) appended to the query string
+  targets  Vegeta JSON targets, POST BASE+PATH round-robin over the paths, each with its own
+           customer tag PREFIX-R-<n> in the body and (for the error side of the bookkeeping)
+           appended to the query string
   report   compact figures of one Vegeta JSON report (requests, rate, codes, latency)
-  recover  every path probed until it answers 200; recovery = the last path's first 200 after SINCE; then a
-           confirmation round (3 requests per path) that must be all 200
-  smoke    each path TRIES times: every answer must be EXPECT and the median time at most LIMIT (one slow answer on
-           a busy machine is noise; a service that waits for a timeout is slow every time)
-  verify   the checkout bookkeeping: acknowledged orders readable with their customer, no order without a 2xx
+  recover  every path probed until it answers 200; recovery = the last path's first 200 after
+           SINCE; then a confirmation round (3 requests per path) that must be all 200
+  smoke    each path TRIES times: every answer must be EXPECT and the median time at most LIMIT
+           (one slow answer on a busy machine is noise; a service waiting for a timeout is slow
+           every time)
+  verify   the checkout bookkeeping: acknowledged orders readable with their customer, no order
+           without a 2xx
   check    one check's record
   summary  checks/*.json -> summary.json, summary.md; prints the table
 """
@@ -29,14 +32,15 @@ from harness.infra.procs import fetch
 
 
 def write_targets(base, paths, runid, count, out, prefix="chaos"):
-    """COUNT Vegeta JSON targets into the file OUT, round-robin over PATHS: MODE=PATH items (the path with its query,
-    split from the mode at the first '=')."""
+    """COUNT Vegeta JSON targets into the file OUT, round-robin over PATHS: MODE=PATH items (the
+    path with its query, split from the mode at the first '=')."""
     paths = [p.split("=", 1)[1] for p in paths]
     with open(out, "w") as f:
         for n in range(count):
             path = paths[n % len(paths)]
             tag = f"{prefix}-{runid}-{n}"
-            body = json.dumps({"customer": tag, "sku": "SKU-chaos", "quantity": 1 + n % 5}).encode()
+            body = json.dumps({"customer": tag, "sku": "SKU-chaos",
+                               "quantity": 1 + n % 5}).encode()
             f.write(json.dumps({
                 "method": "POST",
                 "url": f"{base}{path}{'&' if '?' in path else '?'}tag={tag}",
@@ -61,8 +65,9 @@ def report_figures(r):
 
 
 def recover(base, paths, since, limit=10.0, give_up=30.0, timeout=5.0):
-    """Probes every path of PATHS until it answers 200 (at most until SINCE + GIVE_UP, epoch seconds), then three
-    more times each; pass when all recovered within LIMIT seconds of SINCE and the confirmation was all 200."""
+    """Probes every path of PATHS until it answers 200 (at most until SINCE + GIVE_UP, epoch
+    seconds), then three more times each; pass when all recovered within LIMIT seconds of SINCE and
+    the confirmation was all 200."""
     deadline = since + give_up
     first, last = {}, {}
 
@@ -81,15 +86,18 @@ def recover(base, paths, since, limit=10.0, give_up=30.0, timeout=5.0):
     for t in threads:
         t.join()
     recovered = len(first) == len(paths)
-    confirm = {p: [fetch(base + p, timeout)[0] for _ in range(3)] for p in paths} if recovered else {}
+    confirm = ({p: [fetch(base + p, timeout)[0] for _ in range(3)] for p in paths}
+               if recovered else {})
     recovery = max(first.values()) if recovered else None
     ok = recovered and recovery <= limit and all(c == 200 for cs in confirm.values() for c in cs)
     return {"recovery_s": recovery, "limit_s": limit, "first_200_s": first,
-            "still_failing": {p: last.get(p) for p in paths if p not in first}, "confirm": confirm, "pass": ok}
+            "still_failing": {p: last.get(p) for p in paths if p not in first},
+            "confirm": confirm, "pass": ok}
 
 
 def smoke(base, paths, expect, limit, tries=3):
-    """Each path of PATHS TRIES times: pass when every answer is EXPECT and each path's median time <= LIMIT s."""
+    """Each path of PATHS TRIES times: pass when every answer is EXPECT and each path's median time
+    <= LIMIT s."""
     out = {}
     for p in paths:
         runs = []
@@ -106,11 +114,12 @@ def smoke(base, paths, expect, limit, tries=3):
 
 
 def verify(results, base, db_rows, db_back=None, timeline=None):
-    """The checkout bookkeeping of one Vegeta run. RESULTS: `vegeta encode -to json` output (a file); DB_ROWS: the
-    tab-separated rows (customer first) of the run's orders read from the database; DB_BACK: epoch seconds when the
-    database came back (then some request sent after it must have succeeded); TIMELINE: a CSV to write the status
-    codes per second to. Every acknowledged order must read back from BASE with its customer and be in the database
-    once; no order may be in the database without a 2xx unless its request got no answer at all ("unknown")."""
+    """The checkout bookkeeping of one Vegeta run. RESULTS: `vegeta encode -to json` output (a
+    file); DB_ROWS: the run's orders from the database, tab-separated, customer first; DB_BACK:
+    epoch seconds when the database came back (a request sent after it must then succeed);
+    TIMELINE: a CSV for the status codes per second. Every acknowledged order must read back from
+    BASE with its customer and be in the database once; no order may be there without a 2xx unless
+    its request got no answer at all ("unknown")."""
     with open(results) as f:
         results = [json.loads(line) for line in f if line.strip()]
     by_tag, dup_tags = {}, 0
@@ -126,7 +135,7 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
     in_db = collections.Counter(row[0] for row in rows)
     found = set(in_db)
     without_ack = sorted(found - set(acked))
-    # a request that got no HTTP answer (client timeout, reset) may legitimately have committed: "unknown"
+    # a request that got no HTTP answer (client timeout, reset) may have committed: "unknown"
     unknown = [t for t in without_ack if t in by_tag and by_tag[t]["code"] == 0]
     violations = [t for t in without_ack if t not in unknown]
     missing = sorted(set(acked) - found)
@@ -140,7 +149,8 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
     errors_by_status = {k: v for k, v in sorted(codes.items()) if not k.startswith("2")}
     by_mode = collections.Counter(m for m, _ in acked.values())
     figures = {
-        "requests": len(results), "codes": dict(sorted(codes.items())), "errors_by_status": errors_by_status,
+        "requests": len(results), "codes": dict(sorted(codes.items())),
+        "errors_by_status": errors_by_status,
         "acknowledged": len(acked), "acknowledged_by_mode": dict(sorted(by_mode.items())),
         "found_in_db": len(found), "duplicate_rows": sum(c - 1 for c in in_db.values()),
         "duplicate_tags_sent": dup_tags,
@@ -152,8 +162,8 @@ def verify(results, base, db_rows, db_back=None, timeline=None):
             f"{t}: in DB, request answered {by_tag[t]['code'] if t in by_tag else 'never sent'}"
             for t in violations[:5]],
     }
-    figures["pass"] = (len(results) > 0 and not dup_tags and not ack_problems and not unreadable and not missing
-                       and not violations and figures["duplicate_rows"] == 0
+    figures["pass"] = (len(results) > 0 and not dup_tags and not ack_problems and not unreadable
+                       and not missing and not violations and figures["duplicate_rows"] == 0
                        and (after_db is None or after_db["2xx"] > 0))
     return figures
 
@@ -183,14 +193,16 @@ def unreadable_orders(base, acked):
 
     def read_back(item):
         tag, (mode, oid) = item
-        for _ in range(3):   # a probe that got no answer at all is retried; a wrong answer is not
+        # a probe that got no answer at all is retried; a wrong answer is not
+        for _ in range(3):
             code, body = fetch(f"{base}/{mode}/orders/{oid}", 10)
             if code:
                 break
         if code != 200:
             return f"{tag}: GET /{mode}/orders/{oid} answered {code}"
         customer = json.loads(body).get("order", {}).get("customer")
-        return None if customer == tag else f"{tag}: GET /{mode}/orders/{oid} names customer {customer}"
+        return (None if customer == tag
+                else f"{tag}: GET /{mode}/orders/{oid} names customer {customer}")
 
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         return [p for p in pool.map(read_back, acked.items()) if p]
@@ -218,7 +230,8 @@ def _ts_ns(ts):
 
 
 def figure_value(v):
-    """A check figure given as text: @FILE.json is that file's JSON, JSON text its value, anything else the text."""
+    """A check figure given as text: @FILE.json is that file's JSON, JSON text its value, else the
+    text."""
     if v.startswith("@"):
         with open(v[1:]) as f:
             return json.load(f)
@@ -241,43 +254,49 @@ def line_of(rec):
     parts = []
     for k, v in f.items():
         if isinstance(v, dict) and "acknowledged" in v:
-            parts.append(f"{v['requests']} req, errors {v['errors_by_status']}, acknowledged {v['acknowledged']}, "
-                         f"found {v['found_in_db']}, found without ack {v['found_without_ack']}, "
-                         f"unknown {v['found_unknown_client_gave_up']}, "
-                         f"ack not readable {v['acknowledged_not_readable']}, "
-                         f"after DB back {v['after_db_back']}")
+            parts.append(f"{v['requests']} req, errors {v['errors_by_status']}, acknowledged "
+                         f"{v['acknowledged']}, found {v['found_in_db']}, found without ack "
+                         f"{v['found_without_ack']}, unknown {v['found_unknown_client_gave_up']}, "
+                         f"ack not readable {v['acknowledged_not_readable']}, after DB back "
+                         f"{v['after_db_back']}")
         elif isinstance(v, dict) and "requests" in v and "codes" in v:
-            parts.append(f"{k}: {v['requests']} req" + (f" at {v['rate']}/s" if "rate" in v else "")
-                         + f", codes {v['codes']}")
+            parts.append(f"{k}: {v['requests']} req"
+                         + (f" at {v['rate']}/s" if "rate" in v else "") + f", codes {v['codes']}")
         elif isinstance(v, dict) and "recovery_s" in v:
             parts.append(f"recovery {v['recovery_s']} s (limit {v['limit_s']} s)"
                          + (f", still failing {v['still_failing']}" if v["still_failing"] else ""))
         elif isinstance(v, dict) and "expect" in v and "paths" in v:
-            parts.append(f"{k}: " + ", ".join(f"{p.split('?')[0]} {x['codes']} median {x['median_s']} s"
-                                              for p, x in v["paths"].items()))
+            parts.append(f"{k}: " + ", ".join(
+                f"{p.split('?')[0]} {x['codes']} median {x['median_s']} s"
+                for p, x in v["paths"].items()))
         elif not isinstance(v, (dict, list)):
             parts.append(f"{k} {v}")
     return "; ".join(parts)
 
 
 def summary(out, incomplete=False):
-    """OUT/checks/*.json and OUT/params.json -> OUT/summary.json and summary.md; returns (passed, the lines to
-    print). INCOMPLETE: the run ended early, FAIL whatever the checks say."""
+    """OUT/checks/*.json and OUT/params.json -> OUT/summary.json and summary.md; returns (passed,
+    the lines to print). INCOMPLETE: the run ended early, FAIL whatever the checks say."""
     out = pathlib.Path(out)
     checks = [json.loads(p.read_text()) for p in sorted((out / "checks").glob("*.json"))]
     params = json.loads((out / "params.json").read_text())
     passed = all(c["pass"] for c in checks) and bool(checks) and not incomplete
-    (out / "summary.json").write_text(json.dumps({"pass": passed, "complete": not incomplete, "params": params,
-                                                  "checks": checks}, indent=1) + "\n")
-    title = "FAIL (run cut short; the checks it finished are below)" if incomplete else "PASS" if passed else "FAIL"
+    (out / "summary.json").write_text(json.dumps({"pass": passed, "complete": not incomplete,
+                                                  "params": params, "checks": checks},
+                                                 indent=1) + "\n")
+    title = ("FAIL (run cut short; the checks it finished are below)" if incomplete
+             else "PASS" if passed else "FAIL")
     md = [f"# Chaos run {params.get('started', '')}: {title}", "",
           "Parameters: " + ", ".join(f"{k}={v}" for k, v in params.items()), "",
           "| check | result | figures |", "| --- | --- | --- |"]
     for c in checks:
-        md.append(f"| {c['id']} {c['name']} | {'pass' if c['pass'] else '**FAIL**'} | {line_of(c).replace('|', '/')} |")
+        md.append(f"| {c['id']} {c['name']} | {'pass' if c['pass'] else '**FAIL**'} | "
+                  f"{line_of(c).replace('|', '/')} |")
     (out / "summary.md").write_text("\n".join(md) + "\n")
-    lines = [f"{'PASS' if c['pass'] else 'FAIL'}  {c['id']} {c['name']}: {line_of(c)}" for c in checks]
-    lines.append(f"{'PASS' if passed else 'FAIL'}  {sum(c['pass'] for c in checks)}/{len(checks)} checks"
+    lines = [f"{'PASS' if c['pass'] else 'FAIL'}  {c['id']} {c['name']}: {line_of(c)}"
+             for c in checks]
+    lines.append(f"{'PASS' if passed else 'FAIL'}  "
+                 f"{sum(c['pass'] for c in checks)}/{len(checks)} checks"
                  + (" (run cut short)" if incomplete else ""))
     return passed, lines
 
@@ -324,7 +343,8 @@ def parser():
     c.add_argument("figures", nargs="*", metavar="KEY=VALUE|KEY=@FILE.json")
     s = sub.add_parser("summary")
     s.add_argument("--dir", required=True)
-    s.add_argument("--incomplete", action="store_true", help="the run ended early: FAIL whatever the checks say")
+    s.add_argument("--incomplete", action="store_true",
+                   help="the run ended early: FAIL whatever the checks say")
     return p
 
 
@@ -336,7 +356,8 @@ def main(argv=None):
         with open(a.file) as f:
             print(json.dumps(report_figures(json.load(f))))
     elif a.cmd == "recover":
-        print(json.dumps(recover(a.base, a.paths.split(","), a.since, a.limit, a.give_up, a.timeout)))
+        print(json.dumps(recover(a.base, a.paths.split(","), a.since, a.limit, a.give_up,
+                                 a.timeout)))
     elif a.cmd == "smoke":
         print(json.dumps(smoke(a.base, a.paths.split(","), a.expect, a.limit, a.tries)))
     elif a.cmd == "verify":

@@ -1,18 +1,20 @@
-"""Check 5 of load/chaos.sh: one hostile client must not take the service down (issue 12; docs/hostile-clients.md).
-Writes one check record per sub-check into the checks folder (the format of chaos.write_check).
+"""Check 5 of load/chaos.sh: one hostile client must not take the service down (issue 12;
+docs/hostile-clients.md). One check record per sub-check in the checks folder (chaos.write_check).
 
-  5.1 idle        one client opens IDLE_CONNECTIONS TCP connections and sends nothing; a new client's
-                  GET /virtual/io?delay=0 must answer 200 within 1 s (every 0.5 s while they stay open)
-  5.2 cpu flood   four clients loop on GET /reactive/cpu?n=<the largest n reactive accepts> (read from the service's
-                  own 400 answer to n=10,000,000); meanwhile GET /virtual/io?delay=0 and /worker/io?delay=0 must all
-                  answer 200 with p99 under 250 ms (their p50/p99 without the flood, 3 s before, are printed too)
-  5.3 admission   one client fills bench.max-in-flight of the reactive mode (read from admission_limit in /q/metrics)
-                  with POSTs whose bodies never come; the next reactive request must get 503 problem within 1 s and
-                  the other modes 200; once the client hangs up, admission_in_flight must be back to 0 within 5 s and
-                  reactive must answer 200 again
+  5.1 idle        one client opens IDLE_CONNECTIONS TCP connections and sends nothing; a new
+                  client's GET /virtual/io?delay=0 must answer 200 within 1 s (every 0.5 s while
+                  they stay open)
+  5.2 cpu flood   four clients loop on GET /reactive/cpu?n=<the largest n reactive accepts, from
+                  its 400 answer to n=10,000,000>; meanwhile GET /virtual/io?delay=0 and
+                  /worker/io?delay=0 must all answer 200 with p99 under 250 ms (their p50/p99
+                  without the flood, 3 s before, are printed too)
+  5.3 admission   one client fills the reactive mode's bench.max-in-flight (admission_limit in
+                  /q/metrics) with POSTs whose bodies never come; the next reactive request must
+                  get a 503 problem within 1 s, the other modes 200; once the client hangs up,
+                  admission_in_flight must be 0 within 5 s and reactive answer 200 again
 
-run() is what runs/chaos/run.py calls; `python -m harness.runs.chaos.hostile --base URL --checks DIR [--flood S]
-[--idle N]` runs it by hand.
+run() is what runs/chaos/run.py calls; `python -m harness.runs.chaos.hostile --base URL
+--checks DIR [--flood S] [--idle N]` runs it by hand.
 """
 import argparse
 import json
@@ -38,7 +40,7 @@ def get(url, timeout=5.0):
 
 
 def pct(seconds, p):
-    """The P-th percentile of SECONDS in ms (HdrHistogram, as every latency of the package), None for none."""
+    """The P-th percentile of SECONDS in ms (HdrHistogram, as every latency here), None for none."""
     ms = percentile([x * 1000 for x in seconds], p)
     return None if ms is None else round(ms, 1)
 
@@ -51,7 +53,7 @@ def record(checks, file, cid, name, passed, **figures):
 
 
 def metric(base, name, mode):
-    """The MODE's value of the series NAME in the app's /q/metrics; None when absent or unanswered."""
+    """The MODE's value of the series NAME in the app's /q/metrics; None if absent or unanswered."""
     status, body, _ = get(base + "/q/metrics")
     return prom.metric_sum(prom.parse(body), name, mode=mode) if status == 200 else None
 
@@ -85,10 +87,13 @@ def check_idle(base, host, port, checks, idle):
         error = str(e)
     finally:
         close_all(socks)
-    ok = error is None and len(socks) == idle and all(p["status"] == 200 and p["ms"] <= 1000 for p in probes)
-    return record(checks, "5a-hostile-idle.json", "5.1", f"{idle} idle connections, a new client served within 1 s", ok,
-                  idle_connections=len(socks), slowest_probe_ms=max((p["ms"] for p in probes), default=None),
-                  probes=probes, error=error)
+    ok = (error is None and len(socks) == idle
+          and all(p["status"] == 200 and p["ms"] <= 1000 for p in probes))
+    return record(checks, "5a-hostile-idle.json", "5.1",
+                  f"{idle} idle connections, a new client served within 1 s", ok,
+                  idle_connections=len(socks),
+                  slowest_probe_ms=max((p["ms"] for p in probes), default=None), probes=probes,
+                  error=error)
 
 
 def check_cpu_flood(base, checks, flood_s):
@@ -142,8 +147,8 @@ def check_cpu_flood(base, checks, flood_s):
     for t in probes + floods:
         t.join(35)
     figures, ok = flood_figures(n, flood, baseline, latencies, codes)
-    return record(checks, "5b-hostile-cpu.json", "5.2", "four clients loop on the heaviest reactive cpu: virtual and "
-                  "worker io p99 < 250 ms", ok, **figures)
+    return record(checks, "5b-hostile-cpu.json", "5.2", "four clients loop on the heaviest "
+                  "reactive cpu: virtual and worker io p99 < 250 ms", ok, **figures)
 
 
 def flood_figures(n, flood, baseline, latencies, codes):
@@ -152,8 +157,8 @@ def flood_figures(n, flood, baseline, latencies, codes):
     ok = True
     for mode, lat in latencies.items():
         p99 = pct(lat, 99)
-        figures[mode] = {"requests": len(lat), "codes": codes[mode], "p50_ms": pct(lat, 50), "p99_ms": p99,
-                         "max_ms": pct(lat, 100)}
+        figures[mode] = {"requests": len(lat), "codes": codes[mode], "p50_ms": pct(lat, 50),
+                         "p99_ms": p99, "max_ms": pct(lat, 100)}
         figures[f"{mode}_io_p99_ms"] = p99   # the summary table prints scalars
         figures[f"{mode}_io_p99_ms_without_flood"] = baseline[mode]["p99_ms"]
         ok = ok and bool(lat) and p99 is not None and p99 < 250 and set(codes[mode]) == {"200"}
@@ -163,11 +168,12 @@ def flood_figures(n, flood, baseline, latencies, codes):
 def check_admission(base, host, port, checks):
     limit = metric(base, "admission_limit", "reactive")
     if limit is None:
-        return record(checks, "5c-hostile-admission.json", "5.3", "admission: 503 past bench.max-in-flight", False,
+        return record(checks, "5c-hostile-admission.json", "5.3",
+                      "admission: 503 past bench.max-in-flight", False,
                       error="admission_limit{mode=reactive} not in /q/metrics")
     limit = int(limit)
-    head = (f"POST /reactive/orders?delay=0 HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: 64\r\n\r\n").encode()
+    head = (f"POST /reactive/orders?delay=0 HTTP/1.1\r\nHost: {host}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: 64\r\n\r\n").encode()
     socks, figures, ok = [], {"limit": limit}, False
     try:
         t0 = time.monotonic()
@@ -176,19 +182,22 @@ def check_admission(base, host, port, checks):
             s.sendall(head)   # the body never comes: each request stays in progress
             socks.append(s)
         deadline = time.monotonic() + 10
-        while (metric(base, "admission_in_flight", "reactive") or 0) < limit and time.monotonic() < deadline:
+        while ((metric(base, "admission_in_flight", "reactive") or 0) < limit
+               and time.monotonic() < deadline):
             time.sleep(0.2)
         figures["filled_s"] = round(time.monotonic() - t0, 1)
         figures["in_flight"] = metric(base, "admission_in_flight", "reactive")
         status, body, secs = get(base + "/reactive/io?delay=0", timeout=5)
-        figures["next_reactive"] = {"status": status, "ms": round(secs * 1000, 1), "problem": "problem" in body}
+        figures["next_reactive"] = {"status": status, "ms": round(secs * 1000, 1),
+                                    "problem": "problem" in body}
         figures["next_reactive_status"], figures["next_reactive_ms"] = status, round(secs * 1000, 1)
         others = {}
         for mode in ("virtual", "worker"):
             code, _, s2 = get(f"{base}/{mode}/io?delay=0", timeout=5)
             others[mode] = {"status": code, "ms": round(s2 * 1000, 1)}
         figures["other_modes"] = others
-        ok = (figures["in_flight"] == limit and status == 503 and secs <= 1 and figures["next_reactive"]["problem"]
+        ok = (figures["in_flight"] == limit and status == 503 and secs <= 1
+              and figures["next_reactive"]["problem"]
               and all(o["status"] == 200 and o["ms"] <= 1000 for o in others.values()))
     except OSError as e:
         figures["error"] = str(e)
@@ -203,12 +212,12 @@ def check_admission(base, host, port, checks):
     figures["reactive_after"] = status
     figures["rejected_total"] = metric(base, "admission_rejected_total", "reactive")
     ok = ok and figures["in_flight_after"] == 0 and status == 200
-    return record(checks, "5c-hostile-admission.json", "5.3", "admission: 503 past bench.max-in-flight, slots back "
-                  "when the client hangs up", ok, **figures)
+    return record(checks, "5c-hostile-admission.json", "5.3", "admission: 503 past "
+                  "bench.max-in-flight, slots back when the client hangs up", ok, **figures)
 
 
 def run(base, checks, flood_s=8.0, idle=2000):
-    """Checks 5.1-5.3 against the app at BASE, one record each in the folder CHECKS; True when all pass."""
+    """Checks 5.1-5.3 on the app at BASE, one record each in folder CHECKS; True if all pass."""
     url = urlparse(base)
     host, port = url.hostname, url.port or 80
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

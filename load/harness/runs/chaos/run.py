@@ -1,5 +1,5 @@
-"""The fault checks behind load/chaos.sh: overload and recovery, SIGTERM under load, checkout through delay-service
-and database outages, hostile clients; starts a private MariaDB, delay service and app, and stops them all."""
+"""The fault checks behind load/chaos.sh: overload and recovery, SIGTERM under load, checkout via
+delay and DB outages, hostile clients; starts and stops its own MariaDB, delay service and app."""
 import json
 import os
 import re
@@ -37,9 +37,11 @@ class Chaos:
         return os.path.join(self.out, *parts)
 
     def start_delay(self):
-        self.delay = self.ps.start("delay", [self.java, *self.a.delay_java_opts.split(), "-jar", self.jar],
-                                   log_path=self.path("logs", "delay.log"), append=True, env={
-            "QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.delay_port)})
+        self.delay = self.ps.start(
+            "delay", [self.java, *self.a.delay_java_opts.split(), "-jar", self.jar],
+            log_path=self.path("logs", "delay.log"), append=True,
+            env={"QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1",
+                 "QUARKUS_HTTP_PORT": str(self.delay_port)})
         if not procs.wait_ready(self.delay, f"http://127.0.0.1:{self.delay_port}/delay/0", 90):
             sys.stderr.write(procs.tail(self.path("logs", "delay.log")))
             raise Fatal(f"the delay service did not answer on port {self.delay_port}")
@@ -47,24 +49,27 @@ class Chaos:
     def start_app(self, label):
         t0 = time.monotonic()
         self.app_log = self.path("logs", f"app-{label}.log")
-        self.app = self.ps.start("app", [self.java, *self.a.app_java_opts.split(), "-jar", self.jar],
-                                 log_path=self.app_log, env={
-            "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.app_port),
-            "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}", **self.database.env})
+        self.app = self.ps.start(
+            "app", [self.java, *self.a.app_java_opts.split(), "-jar", self.jar],
+            log_path=self.app_log,
+            env={"QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.app_port),
+                 "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}",
+                 **self.database.env})
         if not procs.wait_ready(self.app, f"{self.url}/q/health/ready", 120):
             sys.stderr.write(procs.tail(self.app_log, 30))
             raise Fatal(f"the app ({label}) did not become ready on {self.url}")
-        log(f"app ({label}) ready in {time.monotonic() - t0:.0f} s (pid {self.app.pid}, {self.url})")
+        log(f"app ({label}) ready in {time.monotonic() - t0:.0f} s "
+            f"(pid {self.app.pid}, {self.url})")
 
     def vegeta(self, name, targets, rate, seconds, timeout, *extra):
-        """Starts Vegeta on the requests of TARGETS at RATE for SECONDS, raw results to raw/NAME.bin."""
+        """Starts Vegeta on TARGETS at RATE for SECONDS, raw results to raw/NAME.bin."""
         load = Load(rate, int(seconds * 1000), parse_ms(timeout) / 1000, extra)
-        return self.vegeta_drv.start(self.ps, None, load, self.path("raw", name), targets_file=targets, name=name,
+        return self.vegeta_drv.start(self.ps, None, load, self.path("raw", name),
+                                     targets_file=targets, name=name,
                                      log_path=self.path("logs", f"vegeta-{name}.log"))
 
     def vegeta_wait(self, v, seconds, drain_s=10):
-        """Waits SECONDS, then interrupts Vegeta (it stops sending, keeps its results) and gives the requests in
-        flight DRAIN_S seconds more."""
+        """Waits SECONDS, interrupts Vegeta (stops sending, keeps results), lets DRAIN_S s drain."""
         v.wait(seconds)
         self.ps.stop(v, signal.SIGINT, drain_s)
 
@@ -91,16 +96,18 @@ class Chaos:
             json.dump(obj, f)
         return obj
 
-    # ------------------------------------------------------------------------------------------ setup
+    # --------------------------------------------------------------------------------- setup
     def prepare(self):
         a, p = self.a, self.p
-        vegeta_bin, _, java_home = bash_env("ensure_vegeta && ensure_python && need curl 'apt-get install curl' "
-                                                 "&& find_jdk", "VEGETA", "PYTHON", "JAVA_HOME")
+        vegeta_bin, _, java_home = bash_env("ensure_vegeta && ensure_python && need curl "
+                                            "'apt-get install curl' && find_jdk",
+                                            "VEGETA", "PYTHON", "JAVA_HOME")
         self.vegeta_drv = Vegeta(vegeta_bin)
         self.java = os.path.join(java_home, "bin", "java")
-        self.mariadb = os.path.join(ENV.cache_dir, f"mariadb-{ENV.mariadb_version}", "bin", "mariadb")
-        # the app, from a private copy: another build may replace target/quarkus-app at any moment
-        src = os.path.dirname(ensure_jar(self.ps, self.path("logs", "build.log"), sources=()))   # when missing
+        self.mariadb = os.path.join(ENV.cache_dir, f"mariadb-{ENV.mariadb_version}", "bin",
+                                    "mariadb")
+        # a private copy of the app (built when missing): a build may replace target/quarkus-app
+        src = os.path.dirname(ensure_jar(self.ps, self.path("logs", "build.log"), sources=()))
         stale = newer_than(os.path.join(src, "quarkus-run.jar"), ["src/main", "pom.xml"])
         if stale:
             log(f"note: {stale} is newer than the jar; testing the jar as built")
@@ -118,21 +125,23 @@ class Chaos:
             time.sleep(10)
         self.jar = os.path.join(self.tmp, "app", "quarkus-run.jar")
         # free ports (not the defaults another run on this machine may hold)
-        self.app_port, self.delay_port, self.db_port = procs.free_port(), procs.free_port(), procs.free_port()
+        self.app_port, self.delay_port, self.db_port = (procs.free_port(), procs.free_port(),
+                                                        procs.free_port())
         while len({self.app_port, self.delay_port, self.db_port}) < 3:
             self.db_port = procs.free_port()
         self.url = f"http://127.0.0.1:{self.app_port}"
         r = subprocess.run([self.java, "-version"], capture_output=True, text=True)
-        params = {"started": self.stamp, "quick": int(a.quick), "checks": a.checks, "modes": a.modes,
-                  **{PARAM_NAMES.get(k, k.lower()): v for k, v in p.items()},
+        params = {"started": self.stamp, "quick": int(a.quick), "checks": a.checks,
+                  "modes": a.modes, **{PARAM_NAMES.get(k, k.lower()): v for k, v in p.items()},
                   "runid": self.runid, "cores": os.cpu_count() or 0,
-                  "java": (r.stderr.splitlines() or [""])[0].replace('"', ""), "vegeta": ENV.vegeta_version}
+                  "java": (r.stderr.splitlines() or [""])[0].replace('"', ""),
+                  "vegeta": ENV.vegeta_version}
         with open(self.path("params.json"), "w") as f:
             json.dump(params, f, indent=1)
-        log(f"results -> {self.out}; app {self.url}, delay service :{self.delay_port}, MariaDB :{self.db_port} "
-            f"(data in {self.tmp}/db)")
+        log(f"results -> {self.out}; app {self.url}, delay service :{self.delay_port}, "
+            f"MariaDB :{self.db_port} (data in {self.tmp}/db)")
 
-    # ------------------------------------------------------------------------------------------ the checks
+    # ---------------------------------------------------------------------------- the checks
     def run(self):
         p = self.p
         self.prepare()
@@ -145,7 +154,8 @@ class Chaos:
         self.probe_paths = [sc.request(m, s).path for m in sc.modes for s in ("io", "db")]
         if self.want & {"overload", "hostile", "sigterm"}:
             self.start_app("first")
-            base = self.save("baseline.json", chaos.recover(self.url, self.probe_paths, time.time(), 30, 30))
+            base = self.save("baseline.json",
+                             chaos.recover(self.url, self.probe_paths, time.time(), 30, 30))
             if not base["pass"]:
                 raise Fatal(f"before any load, not every probe answers 200: {json.dumps(base)}")
             targets = os.path.join(self.tmp, "warm.targets")
@@ -155,7 +165,7 @@ class Chaos:
             v = self.vegeta("warmup", targets, p["WARMUP_RATE"], p["WARMUP"], "10s")
             self.vegeta_wait(v, p["WARMUP"] + 15)
             log(f"warm-up: {figure_line(self.figures('warmup'))}")
-        # hostile before the overload rounds, whose backlog (delay calls still queued) would blur check 5.2
+        # hostile first: the overload rounds' backlog (queued delay calls) would blur check 5.2
         if "hostile" in self.want:
             self.hostile()
         if "overload" in self.want:
@@ -171,11 +181,12 @@ class Chaos:
         return 1 if self.failed else 0
 
     def hostile(self):
-        log(f"5 hostile: 2,000 idle connections, a reactive cpu flood for {self.p['HOSTILE_FLOOD']} s, admission "
-            "past bench.max-in-flight")
+        log("5 hostile: 2,000 idle connections, a reactive cpu flood for "
+            f"{self.p['HOSTILE_FLOOD']} s, admission past bench.max-in-flight")
         hlog = self.path("logs", "hostile.log")
-        self.ps.run("hostile", [sys.executable, "-m", "harness.runs.chaos.hostile", "--base", self.url, "--checks",
-                                self.path("checks"), "--flood", str(self.p["HOSTILE_FLOOD"])], log_path=hlog)
+        self.ps.run("hostile", [sys.executable, "-m", "harness.runs.chaos.hostile", "--base",
+                                self.url, "--checks", self.path("checks"), "--flood",
+                                str(self.p["HOSTILE_FLOOD"])], log_path=hlog)
         sys.stderr.write("".join("  " + line for line in procs.tail(hlog, 10_000).splitlines(True)))
         for f in sorted(os.listdir(self.path("checks"))):
             if re.fullmatch(r"5.-hostile-.*\.json", f):
@@ -189,35 +200,39 @@ class Chaos:
         for n, m in enumerate(self.a.modes.split(","), 1):
             rate = p[f"RATE_{m.upper()}"]
             path = sc.request(m, "io").path
-            log(f"1 overload {m}: GET {path} at {rate} req/s for {p['DURATION']} s (timeout {p['OVERLOAD_TIMEOUT']}, "
-                f"max {p['OVERLOAD_WORKERS']} workers)")
+            log(f"1 overload {m}: GET {path} at {rate} req/s for {p['DURATION']} s "
+                f"(timeout {p['OVERLOAD_TIMEOUT']}, max {p['OVERLOAD_WORKERS']} workers)")
             targets = os.path.join(self.tmp, "overload.targets")
             with open(targets, "w") as f:
                 f.write(f"GET {self.url}{path}\n")
-            v = self.vegeta(f"overload-{m}", targets, rate, p["DURATION"], p["OVERLOAD_TIMEOUT"], "-max-workers",
-                            str(p["OVERLOAD_WORKERS"]))
+            v = self.vegeta(f"overload-{m}", targets, rate, p["DURATION"], p["OVERLOAD_TIMEOUT"],
+                            "-max-workers", str(p["OVERLOAD_WORKERS"]))
             time.sleep(p["DURATION"])
-            rec = self.save(f"recovery-{m}.json", chaos.recover(self.url, self.probe_paths, time.time(),
-                                                                 p["RECOVERY_LIMIT"], p["RECOVERY_GIVE_UP"]))
+            rec = self.save(f"recovery-{m}.json",
+                            chaos.recover(self.url, self.probe_paths, time.time(),
+                                          p["RECOVERY_LIMIT"], p["RECOVERY_GIVE_UP"]))
             self.vegeta_wait(v, 60)
             load = self.figures(f"overload-{m}")
             if not self.app.alive():
                 raise Fatal(f"the app died during the {m} overload round (log: {self.app_log})")
-            self.check(f"1{n}-overload-{m}.json", f"1.{n}", f"overload {m} at {rate} req/s, recovery without restart",
+            self.check(f"1{n}-overload-{m}.json", f"1.{n}",
+                       f"overload {m} at {rate} req/s, recovery without restart",
                        rec["pass"], target_rate=rate, load=load, recovery=rec)
             log(f"  load: {figure_line(load)}")
-            log(f"  recovery: {rec['recovery_s']} s to all six 200 (limit {rec['limit_s']} s); first 200 per probe "
-                f"{rec['first_200_s']}; still failing {rec['still_failing']}; confirmation {rec['confirm']}")
+            log(f"  recovery: {rec['recovery_s']} s to all six 200 (limit {rec['limit_s']} s); "
+                f"first 200 per probe {rec['first_200_s']}; still failing {rec['still_failing']}; "
+                f"confirmation {rec['confirm']}")
 
     def sigterm(self, sc):
         p = self.p
         path = sc.request("virtual", "io").path
-        log(f"2 sigterm: GET {path} at {p['SIGTERM_RATE']} req/s, SIGTERM after {p['SIGTERM_AFTER']} s, limit "
-            f"{p['SIGTERM_LIMIT']} s")
+        log(f"2 sigterm: GET {path} at {p['SIGTERM_RATE']} req/s, "
+            f"SIGTERM after {p['SIGTERM_AFTER']} s, limit {p['SIGTERM_LIMIT']} s")
         targets = os.path.join(self.tmp, "sigterm.targets")
         with open(targets, "w") as f:
             f.write(f"GET {self.url}{path}\n")
-        v = self.vegeta("sigterm", targets, p["SIGTERM_RATE"], p["SIGTERM_AFTER"] + p["SIGTERM_LIMIT"] + 20, "20s")
+        v = self.vegeta("sigterm", targets, p["SIGTERM_RATE"],
+                        p["SIGTERM_AFTER"] + p["SIGTERM_LIMIT"] + 20, "20s")
         time.sleep(p["SIGTERM_AFTER"])
         t0 = time.monotonic()
         self.app.popen.send_signal(signal.SIGTERM)
@@ -232,21 +247,22 @@ class Chaos:
         self.vegeta_wait(v, 0)
         load = self.figures("sigterm")
         exit_s = round(exit_ms / 1000, 2)
-        # what the app said about its shutdown: a graceful phase that timed out waited quarkus.shutdown.timeout
+        # the app's word on its shutdown: a timed-out graceful phase waited quarkus.shutdown.timeout
         app_log = procs.tail(self.app_log, 100_000)
         timed_out = "Timed out waiting for graceful shutdown" in app_log
         stopped = re.findall(r" stopped in ([0-9.]+)s", app_log)
         ok = not killed and exit_ms <= p["SIGTERM_LIMIT"] * 1000
         log(f"  exit {exit_s} s after SIGTERM (exit code {app_rc}"
-            f"{f', still running after {give_up} s: KILLED' if killed else ''}); the app logged 'stopped in "
-            f"{stopped[-1] if stopped else '?'}s', graceful phase timed out: {str(timed_out).lower()}")
+            f"{f', still running after {give_up} s: KILLED' if killed else ''}); "
+            f"the app logged 'stopped in {stopped[-1] if stopped else '?'}s', "
+            f"graceful phase timed out: {str(timed_out).lower()}")
         if timed_out and "All HTTP requests complete" in app_log:
             log("  WARNING: every HTTP request had completed, yet the graceful phase waited out "
-                "quarkus.shutdown.timeout: a shutdown listener never reported done (quarkus-jackson 3.30.5/3.30.6, "
-                "quarkusio/quarkus#51915, fixed in 3.30.7)")
+                "quarkus.shutdown.timeout: a shutdown listener never reported done "
+                "(quarkus-jackson 3.30.5/3.30.6, quarkusio/quarkus#51915, fixed in 3.30.7)")
         log(f"  load: {figure_line(load)}")
-        self.check("2-sigterm.json", 2, f"SIGTERM under load, exit within {p['SIGTERM_LIMIT']} s", ok,
-                   exit_s=exit_s, limit_s=p["SIGTERM_LIMIT"], exit_code=app_rc,
+        self.check("2-sigterm.json", 2, f"SIGTERM under load, exit within {p['SIGTERM_LIMIT']} s",
+                   ok, exit_s=exit_s, limit_s=p["SIGTERM_LIMIT"], exit_code=app_rc,
                    killed_after_s=give_up if killed else None,
                    quarkus_stopped_in_s=float(stopped[-1]) if stopped else None,
                    graceful_phase_timed_out=timed_out, load=load)
@@ -257,13 +273,13 @@ class Chaos:
         results = self.path("raw", "checkout.results.json")
         with open(results, "w") as f:
             f.write(self.vegeta_drv.encode(self.path("raw", "checkout.bin"), "json") or "")
-        time.sleep(1)   # a request that got no answer may still commit; give it a moment before reading the table
+        time.sleep(1)   # a request that got no answer may still commit: a moment before reading
         rows = self.path("raw", "checkout.db-rows.tsv")
         with open(rows, "w") as f:
-            r = subprocess.run([self.mariadb, "--no-defaults", "--protocol=tcp", "-h127.0.0.1", f"-P{self.db_port}",
-                                "-ubench", "-pbench", "bench", "-N", "-B", "-e",
-                                f"SELECT customer, mode, id FROM orders WHERE customer LIKE 'chaos-{self.runid}-%'"],
-                               stdout=f)
+            r = subprocess.run([self.mariadb, "--no-defaults", "--protocol=tcp", "-h127.0.0.1",
+                                f"-P{self.db_port}", "-ubench", "-pbench", "bench", "-N", "-B",
+                                "-e", "SELECT customer, mode, id FROM orders "
+                                f"WHERE customer LIKE 'chaos-{self.runid}-%'"], stdout=f)
         if r.returncode:
             raise Fatal(f"could not read the orders table with {self.mariadb}")
         return results, rows
@@ -276,7 +292,8 @@ class Chaos:
         self.database.stop()
         t_down = time.time()
         log(f"  database stopped (load/db.sh stop took {round((t_down - t_stop) * 1000)} ms)")
-        smoke_db = self.save("smoke-db-down.json", chaos.smoke(self.url, db_paths, 503, p["DB_DOWN_LIMIT"]))
+        smoke_db = self.save("smoke-db-down.json",
+                             chaos.smoke(self.url, db_paths, 503, p["DB_DOWN_LIMIT"]))
         sleep_until(t_down, p["OUTAGE"])
         if self.database.restart():
             raise Fatal(f"load/db.sh start (after the outage) failed; see {self.out}/logs/db.log")
@@ -291,24 +308,27 @@ class Chaos:
             self.ps.stop(self.app, grace_s=15)
         self.start_app("checkout")
         sc = table({"DELAY": str(p["DELAY"])})
-        paths = [f"{m}={sc.request(m, 'checkout').path}" for m in sc.modes]   # MODE=PATH, as write_targets takes
+        paths = [f"{m}={sc.request(m, 'checkout').path}" for m in sc.modes]   # MODE=PATH items
         rate = p["CHECKOUT_RATE"]
         if p["CHECKOUT_WARMUP"] > 0:
             # customers chaoswarm-<runid>-<n>: never matched by LIKE 'chaos-<runid>-%'
             targets = os.path.join(self.tmp, "checkout-warm.targets")
-            chaos.write_targets(self.url, paths, self.runid, rate * p["CHECKOUT_WARMUP"], targets, "chaoswarm")
-            v = self.vegeta("checkout-warmup", targets, rate, p["CHECKOUT_WARMUP"], p["CHECKOUT_TIMEOUT"], "-format",
-                            "json")
+            chaos.write_targets(self.url, paths, self.runid, rate * p["CHECKOUT_WARMUP"], targets,
+                                "chaoswarm")
+            v = self.vegeta("checkout-warmup", targets, rate, p["CHECKOUT_WARMUP"],
+                            p["CHECKOUT_TIMEOUT"], "-format", "json")
             self.vegeta_wait(v, p["CHECKOUT_WARMUP"] + 30)
             log(f"3 checkout warm-up ({p['CHECKOUT_WARMUP']} s, not counted): "
                 f"{figure_line(self.figures('checkout-warmup'))}")
-        # enough distinct targets for the longest run this timeline can take; Vegeta is stopped after the tail
-        max_s = p["CHECKOUT_LEAD"] + p["OUTAGE"] + 60 + p["CHECKOUT_GAP"] + 30 + p["OUTAGE"] + 60 + p["CHECKOUT_TAIL"]
+        # enough distinct targets for the longest possible timeline; Vegeta stops after the tail
+        max_s = (p["CHECKOUT_LEAD"] + p["OUTAGE"] + 60 + p["CHECKOUT_GAP"] + 30 + p["OUTAGE"] + 60
+                 + p["CHECKOUT_TAIL"])
         targets = os.path.join(self.tmp, "checkout.targets")
         chaos.write_targets(self.url, paths, self.runid, rate * max_s, targets)
-        log(f"3 checkout: POST /{{mode}}/orders round-robin at {rate} req/s, customers chaos-{self.runid}-<n>; "
-            f"delay service down after {p['CHECKOUT_LEAD']} s, database down {p['CHECKOUT_GAP']} s after it is back, "
-            f"{p['OUTAGE']} s each, load ends {p['CHECKOUT_TAIL']} s after")
+        log(f"3 checkout: POST /{{mode}}/orders round-robin at {rate} req/s, "
+            f"customers chaos-{self.runid}-<n>; delay service down after {p['CHECKOUT_LEAD']} s, "
+            f"database down {p['CHECKOUT_GAP']} s after it is back, {p['OUTAGE']} s each, "
+            f"load ends {p['CHECKOUT_TAIL']} s after")
         v = self.vegeta("checkout", targets, rate, max_s, p["CHECKOUT_TIMEOUT"], "-format", "json")
         t_run = time.time()
         sleep_until(t_run, p["CHECKOUT_LEAD"])
@@ -329,19 +349,21 @@ class Chaos:
         run_s = round(time.time() - t_run, 1)
         load = self.figures("checkout")
         results, rows = self.checkout_records()
-        books = self.save("checkout.verify.json", chaos.verify(results, self.url, rows, db_back,
-                                                               self.path("raw", "checkout.timeline.csv")))
+        books = self.save("checkout.verify.json", chaos.verify(
+            results, self.url, rows, db_back, self.path("raw", "checkout.timeline.csv")))
         log(f"  load: {figure_line(load)}")
         log(f"  books: {books_line(books)}")
         log(f"  per second: {self.out}/raw/checkout.timeline.csv")
-        self.check("3-checkout.json", 3, "nothing lost: checkout through delay and database outages", books["pass"],
+        self.check("3-checkout.json", 3,
+                   "nothing lost: checkout through delay and database outages", books["pass"],
                    run_s=run_s, delay_outage_s=round(delay_outage_ms / 1000, 1),
                    db_outage_s=round(db_outage_ms / 1000, 1), books=books, load=load)
         log(f"  delay down: {json.dumps(smoke_delay)}")
         log(f"  database down: {json.dumps(smoke_db)}")
-        self.check("4-outage-smoke.json", 4, "outage answers: delay down -> 502 within 1 s, database down -> 503 "
-                   f"within {p['DB_DOWN_LIMIT']} s", smoke_delay["pass"] and smoke_db["pass"],
-                   delay_down=smoke_delay, db_down=smoke_db)
+        self.check("4-outage-smoke.json", 4, "outage answers: delay down -> 502 within 1 s, "
+                   f"database down -> 503 within {p['DB_DOWN_LIMIT']} s",
+                   smoke_delay["pass"] and smoke_db["pass"], delay_down=smoke_delay,
+                   db_down=smoke_db)
 
 
 def run(args):
@@ -361,8 +383,9 @@ def run(args):
         if os.path.exists(db_err):
             shutil.copy(db_err, os.path.join(out, "logs", "mariadbd.err"))
         shutil.rmtree(tmp, ignore_errors=True)
-        # a run cut short (error, Ctrl-C) still leaves a summary of the checks it finished, marked incomplete
-        if not os.path.exists(os.path.join(out, "summary.json")) and os.path.exists(os.path.join(out, "params.json")):
+        # a run cut short (error, Ctrl-C) still leaves a summary of its finished checks, incomplete
+        if (not os.path.exists(os.path.join(out, "summary.json"))
+                and os.path.exists(os.path.join(out, "params.json"))):
             try:
                 _, lines = chaos.summary(out, incomplete=True)
                 print("\n".join(lines), file=sys.stderr)
