@@ -156,7 +156,7 @@ def advise_parser():
                    "(repeat it to ask several)")
     p.add_argument("--rate", help="requests per second")
     p.add_argument("--calibration", help="a calibration.json [load/results/calibration.json, else the committed "
-                   "docs/results/calibrate-2026-11-28/calibration.json]")
+                   "docs/results/calibrate-2026-11-28d/calibration.json]")
     p.add_argument("--modes", help="comma-separated series [every calibrated one; --verify: virtual,worker,reactive]")
     p.add_argument("--json", action="store_true", help="the answer as JSON")
     p.add_argument("--verify", action="store_true", help="measure each workload too: CPU at 20, 50, 80 %% of each "
