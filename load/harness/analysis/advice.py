@@ -11,7 +11,7 @@ from harness.infra.tools import LOAD_DIR, ROOT
 
 SCENARIO = "workload"
 LATEST = os.path.join(LOAD_DIR, "results", "calibration.json")   # calibrate's newest
-COMMITTED = os.path.join(ROOT, "docs", "results", "calibrate-2026-11-28", "calibration.json")
+COMMITTED = os.path.join(ROOT, "docs", "results", "calibrate-2026-11-28d", "calibration.json")
 
 
 def workload_params(cal=None):
