@@ -8,6 +8,7 @@ import pytest
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "harness"
 # top to bottom: a module may import its own layer's modules and every layer below, never one above
 LAYERS = ("cli", "runs", "report", "analysis", "drivers", "sampling", "infra")
+MAX_COLUMNS = 100
 MAX_LINES = 400
 
 
@@ -81,6 +82,14 @@ def test_no_import_circle():
 def test_module_size(name):
     lines = len(modules()[name].read_text().splitlines())
     assert lines <= MAX_LINES, f"{name}: {lines} lines (at most {MAX_LINES}: split it where its parts differ)"
+
+
+@pytest.mark.parametrize("name", sorted(modules()))
+def test_no_line_over_100_characters(name):
+    """Short lines (issue #46): the package's code, docstrings and comments keep to 100 columns."""
+    lines = modules()[name].read_text().splitlines()
+    long = [i for i, line in enumerate(lines, 1) if len(line) > MAX_COLUMNS]
+    assert not long, f"{name}: lines {long[:10]} are over {MAX_COLUMNS} characters"
 
 
 def test_the_checks_see_a_circle_and_an_upward_import(tmp_path, monkeypatch):

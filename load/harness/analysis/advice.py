@@ -1,5 +1,5 @@
-"""What `advise` answers from a calibration alone (analysis/costmodel.py): the workload read against the app's bounds,
-each series' prediction, the table and the recommendation in plain words (docs/advise.md)."""
+"""What `advise` answers from a calibration alone (analysis/costmodel.py): the workload read against
+the app's bounds, each series' prediction, the table and the recommendation (docs/advise.md)."""
 from __future__ import annotations
 
 import os
@@ -15,7 +15,7 @@ COMMITTED = os.path.join(ROOT, "docs", "results", "calibrate-2026-11-28d", "cali
 
 
 def workload_params(cal=None):
-    """The workload's parameters and bounds: as the calibrated app's catalogue listed them, else the built app's."""
+    """The workload's parameters and bounds: the calibrated app's catalogue, else the built one."""
     saved = cal.facts.get("workload_params") if cal else None
     if saved:
         return tuple(catalogue.Param(**{**p, "choices": tuple(p["choices"])}) for p in saved)
@@ -23,14 +23,15 @@ def workload_params(cal=None):
 
 
 def parse_shape(text, params=None):
-    """'calls=3,delay=50' -> every item of the shape (catalogue.Shape: the app's defaults and bounds)."""
+    """'calls=3,delay=50' -> every item of the shape (catalogue.Shape: app defaults and bounds)."""
     return catalogue.Shape.of(text, params or workload_params()).as_dict()
 
 
 def label(shape, params=None):
     """The items of SHAPE (a dict) that are not their defaults: 'delay=50, calls=3'."""
     text = ",".join(f"{k}={v}" for k, v in shape.items())
-    return catalogue.Shape.of(text, params or workload_params()).label or "nothing (every item 0)"
+    return (catalogue.Shape.of(text, params or workload_params()).label
+            or "nothing (every item 0)")
 
 
 def calibration_path(given):
@@ -39,7 +40,8 @@ def calibration_path(given):
             return path
     if given:
         raise Fatal(f"--calibration {given}: no such file")
-    raise Fatal("no calibration yet: run load/calibrate.sh (about 15 minutes) or name one with --calibration")
+    raise Fatal("no calibration yet: run load/calibrate.sh (about 15 minutes) or name one with "
+                "--calibration")
 
 
 def predictions(cal, shape, rate, series=None):
@@ -53,29 +55,33 @@ def _f(fig, digits=2):
 
 
 def table(preds):
-    rows = [f"{'series':16} {'CPU ms/request':24} {'app cores':9} {'machine':8} {'RSS MiB':8} {'threads':8} "
-            "highest rate (what sets it)"]
+    rows = [f"{'series':16} {'CPU ms/request':24} {'app cores':9} {'machine':8} {'RSS MiB':8} "
+            f"{'threads':8} highest rate (what sets it)"]
     for x, p in preds.items():
-        rows.append(f"{x:16} {_f(p.cpu_ms_per_req, 3):24} {p.cores.value:9.2f} {p.machine_cores.value:8.2f} "
-                    f"{p.rss_mib.value:8.0f} {p.threads.value:8.0f} {p.max_rate.value:,.0f} req/s "
-                    f"[{p.max_rate.low:,.0f}, {p.max_rate.high:,.0f}] ({p.bound})")
+        rows.append(f"{x:16} {_f(p.cpu_ms_per_req, 3):24} {p.cores.value:9.2f} "
+                    f"{p.machine_cores.value:8.2f} {p.rss_mib.value:8.0f} {p.threads.value:8.0f} "
+                    f"{p.max_rate.value:,.0f} req/s [{p.max_rate.low:,.0f}, "
+                    f"{p.max_rate.high:,.0f}] ({p.bound})")
     return "\n".join(rows)
 
 
 def recommend(preds, rate):
-    """One paragraph in plain words: the cheapest series by CPU and whether the calibration can tell, who cannot
-    serve the rate, and the memory."""
+    """One paragraph in plain words: the cheapest series by CPU and whether the calibration can
+    tell, who cannot serve the rate, and the memory."""
     by_cpu = sorted(preds.values(), key=lambda p: p.cpu_ms_per_req.value)
     best = by_cpu[0]
     words = [f"{best.series} is predicted to spend the least CPU per request "
-             f"({best.cpu_ms_per_req.value:.3f} ms [{best.cpu_ms_per_req.low:.3f}, {best.cpu_ms_per_req.high:.3f}])."]
+             f"({best.cpu_ms_per_req.value:.3f} ms [{best.cpu_ms_per_req.low:.3f}, "
+             f"{best.cpu_ms_per_req.high:.3f}])."]
     apart = [p for p in by_cpu[1:] if p.cpu_ms_per_req.low > best.cpu_ms_per_req.high]
     near = [p for p in by_cpu[1:] if p not in apart]
     for group, verdict in ((apart, "the 95 % intervals do not overlap"),
-                           (near, "the intervals overlap: the calibration cannot tell these apart from it")):
+                           (near, "the intervals overlap: the calibration cannot tell these apart "
+                                  "from it")):
         if group:
-            words.append(", ".join(f"{p.series} {p.cpu_ms_per_req.value / max(best.cpu_ms_per_req.value, 1e-9):.2f}x"
-                                   for p in group) + f" as much ({verdict}).")
+            words.append(", ".join(
+                f"{p.series} {p.cpu_ms_per_req.value / max(best.cpu_ms_per_req.value, 1e-9):.2f}x"
+                for p in group) + f" as much ({verdict}).")
     short = [p for p in preds.values() if p.max_rate.value < rate]
     for p in short:
         words.append(f"At {rate:g} req/s {p.series} falls behind: its {p.bound} allow about "
@@ -84,14 +90,14 @@ def recommend(preds, rate):
         top = max(preds.values(), key=lambda p: p.max_rate.value)
         low = min(preds.values(), key=lambda p: p.max_rate.value)
         words.append(f"Every series serves {rate:g} req/s; {top.series} goes furthest (about "
-                     f"{top.max_rate.value:,.0f} req/s), {low.series} least ({low.max_rate.value:,.0f}, its "
-                     f"{low.bound}).")
+                     f"{top.max_rate.value:,.0f} req/s), {low.series} least "
+                     f"({low.max_rate.value:,.0f}, its {low.bound}).")
     big = max(preds.values(), key=lambda p: p.rss_mib.value)
     small = min(preds.values(), key=lambda p: p.rss_mib.value)
-    words.append(f"Memory: {small.rss_mib.value:.0f} MiB ({small.series}) to {big.rss_mib.value:.0f} MiB "
-                 f"({big.series}) at this rate.")
+    words.append(f"Memory: {small.rss_mib.value:.0f} MiB ({small.series}) to "
+                 f"{big.rss_mib.value:.0f} MiB ({big.series}) at this rate.")
     outside = sorted({o for p in preds.values() for o in p.outside})
     if outside:
-        words.append("Outside the calibrated range, so less certain than its intervals say: " + "; ".join(outside)
-                     + ".")
+        words.append("Outside the calibrated range, so less certain than its intervals say: "
+                     + "; ".join(outside) + ".")
     return " ".join(words)

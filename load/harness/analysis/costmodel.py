@@ -1,18 +1,16 @@
-"""The cost model of `calibrate` and `advise` (docs/advise.md): a request's CPU, latency, memory and threads as
-linear sums of what it does, fitted per series from measured trials, and the highest rate each bound allows.
+"""The cost model of `calibrate` and `advise` (docs/advise.md): a request's CPU, latency, memory and
+threads as linear sums of what it does, fitted per series, and the highest rate each bound allows.
 
 CPU per request (ms) = (the request's own cost + per call x calls + per fan-out x (fanout > 0)
                         + per concurrent call x fanout + per query x queries + per insert x insert)
                        x (1 + beta x (1 - u))
-                       + per million divisions x the CPU kernel's divisions + per_second (cores) x 1,000 / rate
-u is the machine's busy share: a request's operations cost more on an idle machine than on a full one (each event
-wakes a sleeping thread, and a wake-up is expensive on this machine; on a busy one the threads find the next event
-waiting), the kernel's divisions do not; beta is fitted per series (the least squares over a grid), the rest by
-least squares given it. Some CPU is busy every second whatever the rate. The same form, fitted on the whole
-machine's CPU (app, delay service, database, load generator, kernel), gives u at a rate (busy_share) and the cores a
-rate needs; the machine's ceiling is the rate that keeps it as busy as the calibration's own sweep was where its
-p99 had grown by as much as the shape's own unloaded p99 (latency-aware: a request that waits long tolerates more
-queueing)."""
+                       + per million divisions x the CPU kernel's divisions
+                       + per_second (cores) x 1,000 / rate
+u: the machine's busy share; on an idle machine each event wakes a sleeping thread, so operations
+cost more (divisions do not). beta is fitted per series on a grid, the rest by least squares. The
+same form on the machine's CPU gives u (busy_share) and the cores a rate needs; the ceiling keeps
+the machine as busy as the sweep was where p99 grew by the shape's unloaded p99 (latency-aware: a
+request that waits long tolerates more queueing)."""
 from __future__ import annotations
 
 import functools
@@ -27,9 +25,8 @@ from harness.infra.errors import Fatal
 
 # the shape's items, in the catalogue's order (GET /scenarios, workload)
 SHAPE_KEYS = ("delay", "calls", "fanout", "queries", "cpu", "insert")
-# the parts of a request, each with its cost on a full machine (u = 1); then the kernel's million divisions (mdiv) and
-# the cores busy whatever the rate (per_second). Fitted on the sweeps of 2026-11-27 and 2026-11-28, a shape's CPU fell
-# as the machine filled in proportion to its operations, not with the log of the rate (docs/advise.md)
+# a request's parts, costed on a full machine (u = 1), then mdiv and per_second (docs/advise.md);
+# 2026-11-27/28 sweeps: as the machine filled a shape's CPU fell with its operations, not log(rate)
 PARTS = ("fixed", "call", "fanout_step", "concurrent_call", "query", "insert")
 CPU_TERMS = PARTS + ("mdiv", "per_second")
 LAT_TERMS = PARTS + ("mdiv",)
@@ -38,12 +35,12 @@ BETAS = tuple(k / 4 for k in range(41))   # the grid beta is fitted on: 0 to 10
 
 @functools.cache
 def divisions(n):
-    """The CPU kernel's trial divisions for primes up to N (org.vtvr.cpu.Primes, exactly): its work grows as
-    n^1.5 / ln n, so the model counts divisions, not n."""
+    """The CPU kernel's trial divisions for primes up to N (org.vtvr.cpu.Primes, exactly): its
+    work grows as n^1.5 / ln n, so the model counts divisions, not n."""
     if n < 3:
         return 0
     odd = np.arange(3, n + 1, 2, dtype=np.int64)
-    spf = np.zeros(len(odd), dtype=np.int64)   # smallest odd factor of each odd candidate (0: prime)
+    spf = np.zeros(len(odd), dtype=np.int64)   # smallest odd factor per candidate (0: prime)
     for d in range(3, math.isqrt(n) + 1, 2):
         i = (d * d - 3) // 2
         sl = spf[i::d]
@@ -56,14 +53,14 @@ def divisions(n):
 
 
 def work(shape):
-    """How many of each part SHAPE (a dict of SHAPE_KEYS) has, in PARTS' order, then its million divisions."""
+    """How many of each part SHAPE has (PARTS' order), then its million divisions."""
     return [1.0, shape["calls"], 1.0 if shape["fanout"] else 0.0, shape["fanout"], shape["queries"],
             shape["insert"], divisions(shape["cpu"]) / 1e6]
 
 
 def features(shape, rate, u, beta, rates=None):
-    """The CPU model's inputs of SHAPE at RATE req/s on a machine U busy (0-1), its operations' costs scaled by
-    1 + BETA x (1 - U) (CPU_TERMS' order); RATES (low, high): the rate held to the calibrated range."""
+    """The CPU model's inputs (CPU_TERMS' order) of SHAPE at RATE req/s on a machine U busy (0-1),
+    operations scaled by 1 + BETA x (1 - U); RATES (low, high): the rate held to that range."""
     if rates:
         rate = min(max(rate, rates[0]), rates[1])
     *parts, mdiv = work(shape)
@@ -72,7 +69,7 @@ def features(shape, rate, u, beta, rates=None):
 
 
 def fit_busy(trials, y, ncores):
-    """(beta, Fit) of Y on TRIALS: beta on BETAS with the least squared residual, each trial at its measured u."""
+    """(beta, Fit) of Y on TRIALS: beta on BETAS with the least SSE, each trial at its own u."""
     best = None
     for beta in BETAS:
         x = [features(t.shape, t.sent_rps, busy(t) / ncores, beta) for t in trials]
@@ -84,8 +81,8 @@ def fit_busy(trials, y, ncores):
 
 
 def busy_share(m, shape, rate, ncores):
-    """The machine's busy share u at RATE (0-1): u = rate x machine CPU at u / (1,000 x NCORES), the machine's CPU
-    per request A + B x (1 - u) by the fit, solved for u."""
+    """The machine's busy share u at RATE (0-1): u = rate x CPU(u) / (1,000 x NCORES), solved for u
+    with the fit's machine CPU per request CPU(u) = A + B x (1 - u)."""
     full = m.machine.at(features(shape, rate, 1.0, m.beta_machine, m.rates))[0]
     idle = m.machine.at(features(shape, rate, 0.0, m.beta_machine, m.rates))[0]
     u = rate * idle / (1000 * ncores + rate * (idle - full))
@@ -93,7 +90,7 @@ def busy_share(m, shape, rate, ncores):
 
 
 def waited_ms(shape):
-    """The delay service's own wait in a request: the sequential calls, then the concurrent ones at once."""
+    """The delay service's wait in a request: sequential calls, then the concurrent ones at once."""
     return shape["delay"] * (shape["calls"] + (1 if shape["fanout"] else 0))
 
 
@@ -107,14 +104,14 @@ class SeriesModel:
     memory: Fit                 # RSS MiB = idle + per waiting request x in flight
     threads: Fit
     idle_cores: float
-    util_max: float             # the machine's busy share where the sweep's p99 doubled (the cores' ceiling)
+    util_max: float             # busy share where the sweep's p99 doubled (the cores' ceiling)
     sweep_ceiling: float        # the rate the sweep's p99 doubled at (its shape), 0: not reached
     tail_ms: float              # unloaded p99 minus p50
-    bounds: dict                # name -> size (worker threads, DB pool, delay connections, admission)
+    bounds: dict                # name -> size (worker threads, DB pool, delay conns, admission)
     rates: tuple                # the calibrated rates (lowest, highest)
     shape_max: dict             # the largest value of each item the calibration measured
-    queue_curve: tuple = ()     # the sweep's (machine busy share, p99 over the unloaded p99 in ms), ascending
-    beta: float = 0.0           # how much more the operations cost the app on an idle machine (features)
+    queue_curve: tuple = ()     # the sweep's (busy share, p99 growth ms), ascending
+    beta: float = 0.0           # how much more operations cost the app when idle (features)
     beta_machine: float = 0.0   # the same for the whole machine's CPU
 
     def to_json(self):
@@ -141,7 +138,8 @@ class Calibration:
 
     def write(self, path):
         with open(path, "w") as f:
-            json.dump({"facts": self.facts, "series": {k: v.to_json() for k, v in self.series.items()},
+            json.dump({"facts": self.facts,
+                       "series": {k: v.to_json() for k, v in self.series.items()},
                        "trials": Trial.table(self.trials)}, f, separators=(",", ":"))
 
     @staticmethod
@@ -156,8 +154,9 @@ class Calibration:
         old = [k for k, v in d["series"].items() if tuple(v["cpu"]["names"]) != CPU_TERMS]
         if models and old:
             raise Fatal(f"{path}: fitted with an older model ({', '.join(old)}: terms "
-                        f"{', '.join(d['series'][old[0]]['cpu']['names'])}); fit it again from its trials with "
-                        f"`vtvr-harness calibrate --refit {path}`, or run load/calibrate.sh again")
+                        f"{', '.join(d['series'][old[0]]['cpu']['names'])}); fit it again from "
+                        f"its trials with `vtvr-harness calibrate --refit {path}`, or run "
+                        f"load/calibrate.sh again")
         series = {k: SeriesModel.from_json(v) for k, v in d["series"].items()} if models else {}
         return cls(d["facts"], series, Trial.of_json(d.get("trials", ())))
 
@@ -171,17 +170,18 @@ def fit_series(series, trials, bounds, ncores):
     """The SeriesModel of SERIES from its TRIALS (cpu, memory, sweep and idle kinds)."""
     sweep = sorted((t for t in trials if t.kind == "sweep"), key=lambda t: t.rate)
     crossed = sweep_ceiling(sweep)
-    served = [t for t in sweep if not crossed or t.rate < crossed]   # the sweep's steps before its p99 doubled
+    served = [t for t in sweep if not crossed or t.rate < crossed]   # steps before p99 doubled
     cpu = settled([t for t in trials if t.kind in ("cpu", "memory") and t.ok]) + served
-    # the CPU of a request once compiled: each trial's CPU less what the JIT spent in it (Trial.jit_ms)
+    # a request's CPU once compiled: each trial's CPU less the JIT's (Trial.jit_ms)
     beta, app = fit_busy(cpu, [max(0.0, t.app_ms - t.jit_ms) for t in cpu], ncores)
     beta_machine, mach = fit_busy(cpu, [max(0.0, t.machine_ms - t.jit_ms) for t in cpu], ncores)
-    # unloaded latency: each shape's trials at its lower rate (at the higher one a query's queue or the JIT put
-    # 157-629 ms into p50 now and then on 2026-11-28, which also shrank the database pool's Little's-law bound)
+    # unloaded latency: each shape's trials at its lower rate (at the higher, queueing or the JIT
+    # put 157-629 ms into p50 at times on 2026-11-28, shrinking the DB pool's Little's-law bound)
     lowest = {}
     for t in cpu:
         lowest[_key(t)] = min(lowest.get(_key(t), math.inf), t.rate)
-    lat = [t for t in cpu if t.kind == "cpu" and t.p50_ms is not None and t.rate == lowest[_key(t)]]
+    lat = [t for t in cpu
+           if t.kind == "cpu" and t.p50_ms is not None and t.rate == lowest[_key(t)]]
     latency = Fit.of(LAT_TERMS, [work(t.shape) for t in lat],
                      [t.p50_ms - waited_ms(t.shape) for t in lat])
     flight = [[1.0, in_flight(t.sent_rps, t.p50_ms or 0)] for t in cpu]
@@ -189,28 +189,30 @@ def fit_series(series, trials, bounds, ncores):
     threads = Fit.of(("idle", "per_request"), flight, [t.threads for t in cpu])
     idle = [t for t in trials if t.kind == "idle"]
     idle_cores = float(np.median([t.app_ms for t in idle])) / 1000 if idle else 0.0
-    low = [t for t in lat if t.sent_rps <= min(x.sent_rps for x in lat) * 1.01 and t.p99_ms is not None]
+    low = [t for t in lat
+           if t.sent_rps <= min(x.sent_rps for x in lat) * 1.01 and t.p99_ms is not None]
     tail = float(np.median([t.p99_ms - t.p50_ms for t in low])) if low else 1.0
     rates = [t.sent_rps for t in cpu]
-    m = SeriesModel(series, app, mach, latency, memory, threads, idle_cores, 1.0, 0.0, tail, dict(bounds),
-                    (min(rates), max(rates)), {k: max(t.shape[k] for t in cpu) for k in SHAPE_KEYS},
+    m = SeriesModel(series, app, mach, latency, memory, threads, idle_cores, 1.0, 0.0, tail,
+                    dict(bounds), (min(rates), max(rates)),
+                    {k: max(t.shape[k] for t in cpu) for k in SHAPE_KEYS},
                     beta=beta, beta_machine=beta_machine)
-    if crossed:   # the machine's busy cores where the sweep's p99 doubled: between its last two steps
+    if crossed:   # the busy cores where the sweep's p99 doubled: between its last two steps
         below = max((t for t in sweep if t.rate < crossed), key=lambda t: t.rate)
         top = next(t for t in sweep if t.rate == crossed)
         m.sweep_ceiling = crossed
         m.util_max = round(math.sqrt(busy(below) * busy(top)) / ncores, 4)
-    if sweep and sweep[0].p99_ms is not None:   # every step of the sweep: how much p99 grew at how busy a machine
-        m.queue_curve = tuple((round(busy(t) / ncores, 4), round(max(0.0, t.p99_ms - sweep[0].p99_ms), 2))
+    if sweep and sweep[0].p99_ms is not None:   # each step: how much p99 grew at what busy share
+        m.queue_curve = tuple((round(busy(t) / ncores, 4),
+                               round(max(0.0, t.p99_ms - sweep[0].p99_ms), 2))
                               for t in sweep[1:] if t.p99_ms is not None and t.ok_rate >= 0.99)
     return m
 
 
 def monotone(points):
-    """POINTS (busy share, p99 growth ms) made a curve that never falls as the machine gets busier: the growth taken
-    as at least 1 ms, then adjacent steps that fall pooled (pool-adjacent-violators on the log of the growth), each
-    pool one point at its mean share and geometric mean growth. A step's p99 jitters by milliseconds, and now and then
-    by a hundred: pooling weighs such a spike against its neighbours, where a running maximum would keep it."""
+    """POINTS (busy share, p99 growth ms) made a curve that never falls as the machine gets busier:
+    growth at least 1 ms, falling steps pooled (pool-adjacent-violators on log growth) into their
+    mean share and geometric mean growth: a p99 spike is weighed with its neighbours, not kept."""
     blocks = []   # [sum of shares, sum of log growth, count]
     for u, d in sorted(points):
         blocks.append([u, math.log(max(1.0, d)), 1])
@@ -221,10 +223,9 @@ def monotone(points):
 
 
 def util_for(m, allowed_ms):
-    """The machine's busy share at which the sweep's p99 had grown by ALLOWED_MS (a shape's unloaded p99: the growth
-    that doubles it), on the sweep's curve made monotone, interpolated on the log of the growth between the points
-    around it; the first or last point's share beyond the curve's ends; util_max without a curve (an older
-    calibration)."""
+    """The machine's busy share at which the sweep's p99 had grown by ALLOWED_MS (a shape's unloaded
+    p99: the growth that doubles it), on the monotone curve, interpolated on log growth; the end
+    points' shares beyond its ends; util_max without a curve (an older calibration)."""
     pts = monotone(m.queue_curve)
     if len(pts) < 2:
         return m.util_max
@@ -257,10 +258,12 @@ class Prediction:
 
     def as_dict(self):
         out = {}
-        for k in ("cpu_ms_per_req", "cores", "machine_cores", "latency_ms", "rss_mib", "threads", "max_rate"):
+        for k in ("cpu_ms_per_req", "cores", "machine_cores", "latency_ms", "rss_mib", "threads",
+                  "max_rate"):
             out.update(getattr(self, k).as_dict(k))
         return {**{k: _num(v, 4) for k, v in out.items()}, "bound": self.bound,
-                "limits": {k: _num(v, 1) for k, v in self.limits.items()}, "outside": list(self.outside)}
+                "limits": {k: _num(v, 1) for k, v in self.limits.items()},
+                "outside": list(self.outside)}
 
 
 def _num(v, digits):
@@ -301,8 +304,8 @@ def latency(m, shape):
 
 
 def cores_ceiling(demand_ms, budget_cores):
-    """The highest rate whose requests, needing DEMAND_MS(rate) of the machine's CPU each, keep it at most
-    BUDGET_CORES busy (bisection; the demand is held at the calibrated range's ends, so the search ends)."""
+    """The highest rate whose requests, needing DEMAND_MS(rate) of the machine's CPU each, keep it
+    at most BUDGET_CORES busy (bisection; demand held at the calibrated range's ends: it ends)."""
     def served(lam):
         return lam * demand_ms(lam) / 1000 <= budget_cores
     lo, hi = 0.0, 1.0
@@ -317,17 +320,14 @@ def cores_ceiling(demand_ms, budget_cores):
 def ceilings(m, shape, lat, ncores):
     """{bound: Figure of the highest rate it allows} for SHAPE whose latency is LAT."""
     out = {}
-    # cores: the rate at which the machine is as busy as when the calibration's sweep saw its p99 double, as busy as
-    # the sweep was where its p99 had grown by this shape's unloaded p99 (which doubles it), and never less busy than
-    # where the sweep's own p99 doubled: shapes that wait less than the sweep's (queries, the kernel) were measured to
-    # reach that level (docs/advise.md), the absolute growth of a 20-ms request's p99 overstating theirs. A request
-    # costs there what it costs on a machine that busy
+    # cores: as busy as the sweep where its p99 grew by this shape's unloaded p99, at least where it
+    # doubled (shapes that wait less were measured to reach it: docs/advise.md); costs at that share
     share = max(m.util_max, util_for(m, lat.value + m.tail_ms))
     budget = share * ncores
 
     def demand(r, k):
         v = m.machine.at(features(shape, r, share, m.beta_machine, m.rates))
-        return max(v[k], 0.1 * v[0])   # an interval's low end below a tenth of the estimate is no figure
+        return max(v[k], 0.1 * v[0])   # a low end under a tenth of the estimate is no figure
     out["cores"] = Figure(*(cores_ceiling(lambda r, k=k: demand(r, k), budget) for k in (0, 2, 1)))
     for name, size in m.bounds.items():
         held = held_ms(name, shape, lat.value, m.latency.coef[LAT_TERMS.index("query")])
@@ -337,14 +337,14 @@ def ceilings(m, shape, lat, ncores):
     return out
 
 
-# the bounds a series has (read from the app's /q/info at calibration): name -> what a request holds one for
+# a series' bounds (from the app's /q/info at calibration): name -> what a request holds one for
 BOUNDS = {"worker threads": "the whole request", "fan-out threads": "each concurrent call",
           "database connections": "each statement", "delay connections": "each delay call",
           "admission (bench.max-in-flight)": "the whole request"}
 
 
 def held_ms(name, shape, latency_ms, query_ms):
-    """Milliseconds of one bound's unit (a thread, a connection) a request of SHAPE holds; 0: none."""
+    """Milliseconds a request of SHAPE holds one bound's unit (a thread, a connection); 0: none."""
     if BOUNDS[name] == "the whole request":
         return latency_ms
     if name == "fan-out threads":

@@ -1,6 +1,5 @@
-"""The records the cost model (costmodel.py) is made of: a Trial as calibrate and verify measure it, a least-squares
-Fit with its intervals, and a predicted Figure with its interval; then what a list of trials says (the settled ones,
-a sweep's ceiling)."""
+"""The records the cost model (costmodel.py) is made of: a measured Trial, a least-squares Fit and a
+predicted Figure with their intervals; then what a list of trials says (settled ones, a ceiling)."""
 from __future__ import annotations
 
 import math
@@ -31,7 +30,8 @@ class Fit:
         """(estimate, low, high) of the fitted mean at inputs X."""
         x = np.asarray(x, float)
         est = float(x @ np.asarray(self.coef))
-        half = stdtrit(self.dof, 0.5 + level / 2) * math.sqrt(max(0.0, x @ np.asarray(self.cov) @ x))
+        half = (stdtrit(self.dof, 0.5 + level / 2)
+                * math.sqrt(max(0.0, x @ np.asarray(self.cov) @ x)))
         return est, est - half, est + half
 
     def terms(self, level=0.95):
@@ -64,7 +64,7 @@ class Trial:
 
     @staticmethod
     def table(trials):
-        """TRIALS as one JSON table: the field names once, then a row of values per trial (half the size of a list
+        """TRIALS as one JSON table: field names once, then a row per trial (half the size of a list
         of objects, for the files docs/results keeps)."""
         names = [f.name for f in fields(Trial)]
         return {"fields": names, "rows": [[getattr(t, n) for n in names] for t in trials]}
@@ -78,9 +78,9 @@ class Trial:
 
     @property
     def jit_ms(self):
-        """The JIT compilers' CPU per request in this trial: compiling is a start's cost, not a request's, and on 2
-        cores five apps were still compiling through a whole calibration (20-50 % of a core in every trial of the
-        insert shape on 2026-11-28, which put 1.4 ms of compiling into each request at 150 req/s)."""
+        """The JIT compilers' CPU per request in this trial: compiling is a start's cost, not a
+        request's (on 2 cores it lasted a whole calibration; on 2026-11-28, 20-50 % of a core in
+        every insert trial: 1.4 ms a request at 150 req/s)."""
         return self.jit_pct * 10 / self.sent_rps if self.sent_rps else 0.0
 
 
@@ -96,9 +96,8 @@ class Figure:
 
 
 def settled(trials, margin_pct=10.0):
-    """TRIALS without those the JIT was still warming: a trial whose app's JIT used more than MARGIN_PCT % of a core
-    above the least any trial of its series, shape and rate saw (what every trial of a cell sees is the steady
-    state, part of the cost)."""
+    """TRIALS without those the JIT was still warming: JIT over MARGIN_PCT % of a core above the
+    least of its series, shape and rate (what all trials of a cell see is steady, part of cost)."""
     def cell(t):
         return (t.series, tuple(sorted(t.shape.items())), t.rate)
     least = {}
@@ -113,8 +112,8 @@ def busy(t):
 
 
 def sweep_far(sweep, extra_ms=500.0):
-    """True once an ascending SWEEP has gone past what any shape's ceiling needs: the last step's p99 EXTRA_MS over
-    the unloaded one, or under 99 % served (calibrate's sweep, whose curve sets every shape's ceiling)."""
+    """True once an ascending SWEEP has gone past what any shape's ceiling needs: the last step's
+    p99 EXTRA_MS over the unloaded one, or under 99 % served (its curve sets every ceiling)."""
     if len(sweep) < 2 or sweep[0].p99_ms is None:
         return False
     t = sweep[-1]
@@ -122,8 +121,8 @@ def sweep_far(sweep, extra_ms=500.0):
 
 
 def sweep_ceiling(sweep):
-    """The first rate of an ascending SWEEP (its first trial the unloaded one) whose p99 is over twice the unloaded
-    p99 or whose successes fall under 99 %; None when none is."""
+    """The first rate of an ascending SWEEP (its first trial the unloaded one) whose p99 is over
+    twice the unloaded p99 or whose successes fall under 99 %; None when none is."""
     if len(sweep) < 2 or sweep[0].p99_ms is None:
         return None
     limit = 2 * sweep[0].p99_ms
@@ -134,10 +133,9 @@ def sweep_ceiling(sweep):
 
 
 def confirmed_ceiling(sweep):
-    """The first rate of an ascending SWEEP (its first trial the unloaded one; a rate whose p99 crossed is measured
-    twice, the repeat right after) at which every trial crossed as sweep_ceiling counts it; None when none did. A
-    crossing its repeat does not confirm was a spike: measured twice in one run, the same shape's first crossing
-    moved by up to 50 % (docs/advise.md, the check of 2026-11-28)."""
+    """The first rate of an ascending SWEEP (first trial unloaded; a crossing rate measured twice)
+    at which every trial crossed as sweep_ceiling counts it; None when none did. An unconfirmed
+    crossing is a spike: a first crossing moved up to 50 % in a run (docs/advise.md, 2026-11-28)."""
     if len(sweep) < 2:
         return None
     rates = list(dict.fromkeys(t.rate for t in sweep[1:]))

@@ -1,6 +1,6 @@
-"""`advise`: a workload's predicted cost per series from a calibration, in under a second and without starting
-anything; `--verify` measures it too (a sweep per series on calibrate's bench) and puts prediction and measurement
-side by side (docs/advise.md)."""
+"""`advise`: a workload's predicted cost per series from a calibration, in under a second and
+without starting anything; `--verify` measures it too (a sweep per series on calibrate's bench) and
+puts prediction and measurement side by side (docs/advise.md)."""
 from __future__ import annotations
 
 import json
@@ -11,13 +11,21 @@ import sys
 from datetime import datetime
 
 from harness.analysis import costmodel, costrecords
-from harness.analysis.advice import calibration_path, label, parse_shape, predictions, recommend, table, workload_params
+from harness.analysis.advice import (
+    calibration_path,
+    label,
+    parse_shape,
+    predictions,
+    recommend,
+    table,
+    workload_params,
+)
 from harness.analysis.costmodel import Calibration
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.tools import LOAD_DIR
 
-# verify: the CPU points (shares of the series' predicted ceiling), then the sweep's (until p99 doubles)
+# verify: the CPU points (shares of the predicted ceiling), then the sweep's (until p99 doubles)
 CPU_SHARES = (0.2, 0.5, 0.8)
 SWEEP_SHARES = (0.9, 1.0, 1.1, 1.2, 1.35, 1.5, 1.75, 2.0, 2.5, 3.0)
 CPU_WITHIN, CEILING_WITHIN = 0.15, 0.20     # issue #42's targets
@@ -28,7 +36,8 @@ def run(args):
     series = tuple(x for x in (args.modes or "").split(",") if x)
     unknown = [x for x in series if x not in cal.series]
     if unknown:
-        raise Fatal(f"--modes: {', '.join(unknown)} not in the calibration ({', '.join(cal.series)})")
+        raise Fatal(f"--modes: {', '.join(unknown)} not in the calibration "
+                    f"({', '.join(cal.series)})")
     params = workload_params(cal)
     shapes = [parse_shape(w, params) for w in args.workload or ()]
     if not shapes:
@@ -44,25 +53,26 @@ def run(args):
         preds = predictions(cal, sh, rate, series)
         answers[label(sh)] = preds
         if not args.json:
-            print(f"Workload: {label(sh)} at {rate:g} req/s (calibrated on {f.get('cpu')}, {f.get('cores')} cores, "
-                  f"{f.get('date')}; 95 % intervals)\n")
+            print(f"Workload: {label(sh)} at {rate:g} req/s (calibrated on {f.get('cpu')}, "
+                  f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals)\n")
             print(table(preds) + "\n")
             print(recommend(preds, rate) + "\n")
     if args.json:
         one = len(answers) == 1
-        doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()}} for lab, preds in answers.items()}
+        doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()}}
+               for lab, preds in answers.items()}
         json.dump(next(iter(doc.values())) if one else doc, sys.stdout, indent=1)
         print()
     return 0
 
 
 def verify(args, cal, shapes, series):
-    """Each SHAPE measured on SERIES: CPU at CPU_SHARES of each series' predicted ceiling, then up the sweep until
-    p99 doubles; the table of prediction and measurement to OUT/verify.md and verify.json."""
-    from harness.runs.calibrate import WARM  # here: the bench's imports take 0.5 s advise need not wait
+    """Each SHAPE measured on SERIES: CPU at CPU_SHARES of each series' predicted ceiling, then up
+    the sweep until p99 doubles; prediction and measurement to OUT/verify.md and verify.json."""
+    from harness.runs.calibrate import WARM  # here: advise alone skips the bench's 0.5 s of imports
     from harness.runs.costbench import Bench
-    out = os.path.abspath(args.out or os.path.join(LOAD_DIR, "results",
-                                                   "verify-" + datetime.now().strftime("%Y%m%d-%H%M%S")))
+    out = os.path.abspath(args.out or os.path.join(
+        LOAD_DIR, "results", "verify-" + datetime.now().strftime("%Y%m%d-%H%M%S")))
     ncores = cal.facts.get("cores") or 1
     rows, trials = [], []
     with Procs() as ps:
@@ -73,16 +83,19 @@ def verify(args, cal, shapes, series):
         for sh in shapes:
             for x in series:
                 ceiling = costmodel.predict(cal.series[x], sh, 100.0, ncores).max_rate.value
-                # this shape's own paths compiled first (a new shape set the JIT going again: docs/advise.md)
+                # this shape's paths compiled first (a new shape restarts the JIT: docs/advise.md)
                 trials += bench.settle(x, sh, max(1, round(ceiling * 0.5)))
-                points = [max(1, round(ceiling * k)) for k in CPU_SHARES for _ in range(int(args.repeat or 2))]
+                points = [max(1, round(ceiling * k))
+                          for k in CPU_SHARES for _ in range(int(args.repeat or 2))]
                 rng.shuffle(points)
                 got = [bench.trial(x, sh, r, "cpu") for r in points]
                 unloaded = max(1, min(50, round(ceiling * 0.05)))
-                swept = confirmed_sweep(bench, x, sh, [unloaded] + [max(2, round(ceiling * k)) for k in SWEEP_SHARES])
+                swept = confirmed_sweep(
+                    bench, x, sh, [unloaded] + [max(2, round(ceiling * k)) for k in SWEEP_SHARES])
                 trials += got + swept
                 rows += verify_rows(cal.series[x], sh, got, swept, ncores)
-                log(f"verified {label(sh)} on {x}: " + "; ".join(r["line"] for r in rows[-len(CPU_SHARES) - 1:]))
+                log(f"verified {label(sh)} on {x}: "
+                    + "; ".join(r["line"] for r in rows[-len(CPU_SHARES) - 1:]))
     doc = {"calibration": cal.facts, "rows": rows, "trials": costmodel.Trial.table(trials)}
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "verify.json"), "w") as fh:
@@ -96,12 +109,13 @@ def verify(args, cal, shapes, series):
 
 
 def confirmed_sweep(bench, series, sh, rates):
-    """SH on SERIES at each of RATES in turn (the first, unloaded, twice as long: its p99 is the yardstick); a step
-    whose p99 crossed twice the unloaded one is measured once more right after, and the sweep ends when the repeat
-    crosses too (costrecords.confirmed_ceiling)."""
+    """SH on SERIES at each of RATES in turn (the first, unloaded, twice as long: its p99 is the
+    yardstick); a step whose p99 crossed twice the unloaded one is measured once more right after,
+    and the sweep ends when the repeat crosses too (costrecords.confirmed_ceiling)."""
     done = []
     for i, r in enumerate(rates):
-        done.append(bench.trial(series, sh, r, "sweep", seconds=bench.seconds * (2 if i == 0 else 1)))
+        done.append(bench.trial(series, sh, r, "sweep",
+                                seconds=bench.seconds * (2 if i == 0 else 1)))
         if i and costmodel.sweep_ceiling([done[0], done[-1]]):
             done.append(bench.trial(series, sh, r, "sweep"))
             if costmodel.sweep_ceiling([done[0], done[-1]]):
@@ -110,29 +124,32 @@ def confirmed_sweep(bench, series, sh, rates):
 
 
 def verify_rows(m, sh, got, swept, ncores):
-    """The rows of one shape and series: each CPU point's prediction against its measured median, then the ceiling."""
+    """The rows of one shape and series: each CPU point's prediction against its measured median,
+    then the ceiling."""
     rows = []
     for rate in sorted({t.rate for t in got}):
-        pts = costmodel.settled([t for t in got if t.rate == rate])   # none with the JIT still warming
+        pts = costmodel.settled([t for t in got if t.rate == rate])   # none with the JIT warming
         measured = statistics.median(t.app_ms for t in pts)
         sent = statistics.median(t.sent_rps for t in pts) or rate
         p = costmodel.predict(m, sh, sent, ncores)
         err = p.cpu_ms_per_req.value / measured - 1 if measured else None
-        rows.append({"workload": label(sh), "series": m.series, "what": "cpu_ms_per_req", "rate": rate,
-                     "predicted": round(p.cpu_ms_per_req.value, 4), "low": round(p.cpu_ms_per_req.low, 4),
-                     "high": round(p.cpu_ms_per_req.high, 4), "measured": round(measured, 4),
-                     "error": None if err is None else round(err, 3),
-                     "ok_rate": round(min(t.ok_rate for t in pts), 4), "trials": len(pts),
-                     "jit_pct": max(t.jit_pct for t in pts),
-                     "pass": err is not None and abs(err) <= CPU_WITHIN,
-                     "line": f"CPU at {rate:g}/s {p.cpu_ms_per_req.value:.3f} vs {measured:.3f} ms"})
+        rows.append({
+            "workload": label(sh), "series": m.series, "what": "cpu_ms_per_req", "rate": rate,
+            "predicted": round(p.cpu_ms_per_req.value, 4), "low": round(p.cpu_ms_per_req.low, 4),
+            "high": round(p.cpu_ms_per_req.high, 4), "measured": round(measured, 4),
+            "error": None if err is None else round(err, 3),
+            "ok_rate": round(min(t.ok_rate for t in pts), 4), "trials": len(pts),
+            "jit_pct": max(t.jit_pct for t in pts),
+            "pass": err is not None and abs(err) <= CPU_WITHIN,
+            "line": f"CPU at {rate:g}/s {p.cpu_ms_per_req.value:.3f} vs {measured:.3f} ms"})
     p = costmodel.predict(m, sh, 100.0, ncores)
     measured = costrecords.confirmed_ceiling(swept)
     err = p.max_rate.value / measured - 1 if measured else None
-    first = costmodel.sweep_ceiling(swept)   # the first crossing, confirmed or not (the check before 2026-11-28)
+    first = costmodel.sweep_ceiling(swept)   # confirmed or not (the check before 2026-11-28)
     rows.append({"workload": label(sh), "series": m.series, "what": "max_rate", "rate": None,
-                 "predicted": round(p.max_rate.value), "low": round(p.max_rate.low), "high": round(p.max_rate.high),
-                 "bound": p.bound, "measured": measured, "error": None if err is None else round(err, 3),
+                 "predicted": round(p.max_rate.value), "low": round(p.max_rate.low),
+                 "high": round(p.max_rate.high), "bound": p.bound, "measured": measured,
+                 "error": None if err is None else round(err, 3),
                  "unloaded_p99_ms": swept[0].p99_ms, "first_crossing": first,
                  "first_crossing_error": round(p.max_rate.value / first - 1, 3) if first else None,
                  "pass": err is not None and abs(err) <= CEILING_WITHIN,
@@ -144,16 +161,19 @@ def verify_rows(m, sh, got, swept, ncores):
 def verify_page(rows, cal):
     n_pass = sum(r["pass"] for r in rows)
     lines = [f"# Prediction against measurement: {n_pass} of {len(rows)} within target", "",
-             f"Calibration: {cal.facts.get('cpu')}, {cal.facts.get('cores')} cores, {cal.facts.get('date')}. CPU per "
-             f"request within {CPU_WITHIN:.0%} of the measured median, the ceiling within {CEILING_WITHIN:.0%} of the "
-             "first rate where p99 exceeded twice its unloaded value, and again when measured once more "
+             f"Calibration: {cal.facts.get('cpu')}, {cal.facts.get('cores')} cores, "
+             f"{cal.facts.get('date')}. CPU per request within {CPU_WITHIN:.0%} of the measured "
+             f"median, the ceiling within {CEILING_WITHIN:.0%} of the first rate where p99 "
+             "exceeded twice its unloaded value, and again when measured once more "
              "(`first_crossing` in verify.json: the first crossing alone; docs/advise.md).", "",
              "| workload | series | figure | rate | predicted [95 %] | measured | error | within |",
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        what = "CPU ms/request" if r["what"] == "cpu_ms_per_req" else f"highest rate ({r.get('bound')})"
+        what = ("CPU ms/request" if r["what"] == "cpu_ms_per_req"
+                else f"highest rate ({r.get('bound')})")
         meas = "not reached" if r["measured"] is None else f"{r['measured']:g}"
         err = "-" if r["error"] is None else f"{100 * r['error']:+.0f} %"
-        lines.append(f"| {r['workload']} | {r['series']} | {what} | {r['rate'] or '-'} | {r['predicted']:g} "
-                     f"[{r['low']:g}, {r['high']:g}] | {meas} | {err} | {'yes' if r['pass'] else 'NO'} |")
+        lines.append(f"| {r['workload']} | {r['series']} | {what} | {r['rate'] or '-'} | "
+                     f"{r['predicted']:g} [{r['low']:g}, {r['high']:g}] | {meas} | {err} | "
+                     f"{'yes' if r['pass'] else 'NO'} |")
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
-"""`calibrate` (load/calibrate.sh): measures what a request's parts cost each series on this machine (the workload
-scenario at shapes that vary one part at a time, at two rates, in a random order, repeated), fits the cost model
-(analysis/costmodel.py) and writes DIR/calibration.json and DIR/calibration.md; load/results/calibration.json is the
-newest, which `advise` reads by default (docs/advise.md)."""
+"""`calibrate` (load/calibrate.sh): measures what a request's parts cost each series on this machine
+(the workload scenario at shapes varying one part at a time, at two rates, in random order,
+repeated), fits the cost model (analysis/costmodel.py) and writes DIR/calibration.json and .md;
+load/results/calibration.json is the newest, which `advise` reads by default (docs/advise.md)."""
 from __future__ import annotations
 
 import os
@@ -30,10 +30,10 @@ def shape(**items):
     return {k: items.get(k, 20 if k == "delay" else 0) for k in SHAPE_KEYS}
 
 
-# (shape, rates, kind): each varies one part, at a low and a high rate (the rate term); fan-out at two sizes, which
-# part a fan-out's cost into once per fan-out and per call (one size over-predicted larger ones by 22-60 %:
-# docs/advise.md); the waits (1 s) put 50 and 150 requests in flight for memory and threads (150: under the worker
-# pool's 200)
+# (shape, rates, kind): each varies one part, at a low and a high rate (the rate term); fan-out at
+# two sizes, to split its cost per fan-out and per call (one size over-predicted larger ones by
+# 22-60 %: docs/advise.md); the 1 s waits put 50 and 150 requests in flight for memory and threads
+# (150: under the worker pool's 200)
 DESIGN = (
     (shape(), (150, 1500), "cpu"),
     (shape(calls=2), (150, 1500), "cpu"),
@@ -44,10 +44,10 @@ DESIGN = (
     (shape(insert=1), (150, 1500), "cpu"),
     (shape(calls=1, delay=1000), (50, 150), "memory"),
 )
-# the warm-up: every shape of the design at its lower rate, so that every path is compiled before a trial
+# the warm-up: every design shape at its lower rate, so every path is compiled before a trial
 WARM = tuple((sh, rates[0]) for sh, rates, _ in DESIGN)
-# the ceiling sweep on one shape: the unloaded rate first, then up by about a third until p99 has grown by 500 ms
-# (costrecords.sweep_far): the curve of p99's growth against the machine's busy share sets every shape's ceiling
+# the ceiling sweep on one shape: the unloaded rate, then up by about a third until p99 grew 500 ms
+# (costrecords.sweep_far): p99's growth against the busy share sets every shape's ceiling
 SWEEP_SHAPE = shape(calls=1)
 SWEEP_RATES = (50, 800, 1100, 1500, 2000, 2600, 3400, 4400, 5700, 7400)
 
@@ -64,13 +64,14 @@ def run(args):
     seed = int(args.seed) if args.seed else random.randrange(2 ** 31)
     rng = random.Random(seed)
     t0 = time.monotonic()
-    log(f"calibrate: {', '.join(series)}; {reps} repetitions of {sum(len(r) for _, r, _ in DESIGN)} trials of "
-        f"{seconds:g} s per series, seed {seed} -> {out}")
+    log(f"calibrate: {', '.join(series)}; {reps} repetitions of "
+        f"{sum(len(r) for _, r, _ in DESIGN)} trials of {seconds:g} s per series, "
+        f"seed {seed} -> {out}")
     trials = []
     with Procs() as ps:
         bench = Bench(series, out, ps, seconds)
         bench.start()
-        bench.warm(WARM, most_s=30 if quick else 90, jit_pct=5)   # the rest: settled() drops warming trials
+        bench.warm(WARM, most_s=30 if quick else 90, jit_pct=5)   # settled() drops the rest
         bounds = {x: bench.bounds(x) for x in series}
         trials += [bench.idle(x, seconds) for x in series]
         todo = [(x, sh, r, kind) for x in series for sh, rates, kind in DESIGN for r in rates]
@@ -82,32 +83,35 @@ def run(args):
                     log(f"repetition {k + 1} of {reps}: {i + 1} of {len(todo)} trials "
                         f"({(time.monotonic() - t0) / 60:.1f} min so far)")
         for x in series:
-            trials += sweep(bench, x, SWEEP_SHAPE, SWEEP_RATES[:4] if quick else SWEEP_RATES, costrecords.sweep_far)
+            trials += sweep(bench, x, SWEEP_SHAPE, SWEEP_RATES[:4] if quick else SWEEP_RATES,
+                            costrecords.sweep_far)
         facts = machine.facts(java=bench.sys.java, app=machine.app_info(bench.apps[series[0]].url),
-                              command="load/calibrate.sh " + " ".join(args.argv), seed=seed, reps=reps,
-                              seconds=seconds, date=datetime.now(UTC).isoformat(timespec="seconds"),
+                              command="load/calibrate.sh " + " ".join(args.argv), seed=seed,
+                              reps=reps, seconds=seconds,
+                              date=datetime.now(UTC).isoformat(timespec="seconds"),
                               java_opts=bench.s.app_java_opts, took_s=None,
                               workload_params=[asdict(p) for p in table().params_of[SCENARIO]])
     facts["took_s"] = round(time.monotonic() - t0)
-    return publish(fit(facts, trials, bounds), out, latest=not quick)   # --quick checks, it does not calibrate
+    return publish(fit(facts, trials, bounds), out, latest=not quick)   # --quick only checks
 
 
 def fit(facts, trials, bounds):
-    """The Calibration of TRIALS: every series' model (costmodel.fit_series) on the machine FACTS name."""
+    """The Calibration of TRIALS: every series' model (costmodel.fit_series) on FACTS' machine."""
     ncores = facts.get("cores") or psutil.cpu_count()
-    return Calibration(facts, {x: costmodel.fit_series(x, [t for t in trials if t.series == x], b, ncores)
-                               for x, b in bounds.items()}, trials)
+    return Calibration(facts, {
+        x: costmodel.fit_series(x, [t for t in trials if t.series == x], b, ncores)
+        for x, b in bounds.items()}, trials)
 
 
 def refit(path):
-    """--refit: the model fitted again on the trials a calibration.json holds (nothing is measured)."""
+    """--refit: the model fitted again on the trials a calibration.json holds (nothing measured)."""
     cal = Calibration.read(path, models=False)
     bounds = {x: m["bounds"] for x, m in Calibration.raw(path)["series"].items()}
     return publish(fit(cal.facts, cal.trials, bounds), os.path.dirname(os.path.abspath(path)))
 
 
 def publish(cal, out, latest=True):
-    """OUT/calibration.json and calibration.md, the newest copy advise reads (LATEST), and the page."""
+    """OUT/calibration.json and .md, the newest copy advise reads (LATEST), and the page."""
     path = os.path.join(out, "calibration.json")
     cal.write(path)
     with open(os.path.join(out, "calibration.md"), "w") as f:
@@ -122,8 +126,8 @@ def publish(cal, out, latest=True):
 
 
 def sweep(bench, series, sh, rates, until=costmodel.sweep_ceiling):
-    """SH on SERIES at each of RATES in turn until UNTIL(the trials so far) (default: the p99 doubled against the
-    first, unloaded one, which runs longer: its p99 is the yardstick)."""
+    """SH on SERIES at each of RATES in turn until UNTIL(the trials so far) (default: the p99
+    doubled against the first, unloaded one, which runs longer: its p99 is the yardstick)."""
     done = []
     for i, r in enumerate(rates):
         t = bench.trial(series, sh, r, "sweep", seconds=bench.seconds * (2 if i == 0 else 1))
@@ -138,10 +142,11 @@ def page(cal):
     f, series = cal.facts, list(cal.series)
     cell = "{:.3f} [{:.3f}, {:.3f}]".format
     lines = [f"# Calibration: {f.get('cpu')}, {f.get('cores')} cores, {f.get('date')}", "",
-             f"{f.get('jdk')}; Quarkus {f.get('quarkus')}; commit {f.get('git_commit')}; {f.get('reps')} "
-             f"repetitions of {f.get('seconds')} s trials, {f.get('took_s')} s in all (docs/advise.md). The app's "
-             "CPU ms per request for each part on a full machine (each operation costs 1 + beta times that on an "
-             "idle one) and the cores busy whatever the rate, with 95 % intervals:", "",
+             f"{f.get('jdk')}; Quarkus {f.get('quarkus')}; commit {f.get('git_commit')}; "
+             f"{f.get('reps')} repetitions of {f.get('seconds')} s trials, "
+             f"{f.get('took_s')} s in all (docs/advise.md). The app's CPU ms per request for each "
+             "part on a full machine (each operation costs 1 + beta times that on an idle one) and "
+             "the cores busy whatever the rate, with 95 % intervals:", "",
              "| part | " + " | ".join(series) + " |", "|---" * (len(series) + 1) + "|"]
     terms = {x: m.cpu.terms() for x, m in cal.series.items()}
     for name in costmodel.CPU_TERMS:
@@ -151,11 +156,15 @@ def page(cal):
     rows = (("beta: the app's, the machine's", lambda m: f"{m.beta:g}, {m.beta_machine:g}"),
             ("idle CPU, cores", lambda m: f"{m.idle_cores:.3f}"),
             ("RSS MiB, no request waiting", lambda m: cell(*m.memory.terms()["idle"])),
-            ("RSS KiB per waiting request", lambda m: cell(*(v * 1024 for v in m.memory.terms()["per_request"]))),
+            ("RSS KiB per waiting request",
+             lambda m: cell(*(v * 1024 for v in m.memory.terms()["per_request"]))),
             ("threads, none waiting", lambda m: f"{m.threads.terms()['idle'][0]:.0f}"),
-            ("p99 doubled at (req/s)", lambda m: f"{m.sweep_ceiling:.0f}" if m.sweep_ceiling else "not reached"),
-            ("share of the cores then", lambda m: f"{100 * m.util_max:.0f} %" if m.sweep_ceiling else "-"))
-    lines += [f"| {name} | " + " | ".join(fn(cal.series[x]) for x in series) + " |" for name, fn in rows]
+            ("p99 doubled at (req/s)",
+             lambda m: f"{m.sweep_ceiling:.0f}" if m.sweep_ceiling else "not reached"),
+            ("share of the cores then",
+             lambda m: f"{100 * m.util_max:.0f} %" if m.sweep_ceiling else "-"))
+    lines += [f"| {name} | " + " | ".join(fn(cal.series[x]) for x in series) + " |"
+              for name, fn in rows]
     lines += ["", "Bounds read from each app's /q/info:", ""]
     lines += [f"- {x}: " + (", ".join(f"{k} {v}" for k, v in m.bounds.items()) or "none")
               for x, m in cal.series.items()]
