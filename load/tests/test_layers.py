@@ -9,6 +9,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "harness"
 # top to bottom: a module may import its own layer's modules and every layer below, never one above
 LAYERS = ("cli", "runs", "report", "analysis", "drivers", "sampling", "infra")
 MAX_COLUMNS = 100
+MAX_FUNCTION_LINES = 60
 MAX_LINES = 400
 
 
@@ -90,6 +91,16 @@ def test_no_line_over_100_characters(name):
     lines = modules()[name].read_text().splitlines()
     long = [i for i, line in enumerate(lines, 1) if len(line) > MAX_COLUMNS]
     assert not long, f"{name}: lines {long[:10]} are over {MAX_COLUMNS} characters"
+
+
+@pytest.mark.parametrize("name", sorted(modules()))
+def test_no_function_over_60_lines(name):
+    """Functions a reader takes in at once (issue #46): split one that grows past 60 lines."""
+    tree = ast.parse(modules()[name].read_text())
+    long = [f"{n.name} ({n.end_lineno - n.lineno + 1})" for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.end_lineno - n.lineno + 1 > MAX_FUNCTION_LINES]
+    assert not long, f"{name}: functions over {MAX_FUNCTION_LINES} lines: {', '.join(long)}"
 
 
 def test_the_checks_see_a_circle_and_an_upward_import(tmp_path, monkeypatch):

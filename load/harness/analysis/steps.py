@@ -101,6 +101,18 @@ def read_samples(step):
     return samples
 
 
+def host_figures(samples):
+    """(the whole machine's CPU %, 100 = one core; its busiest core's), between the first and last
+    reading; (None, None) without two."""
+    host = [s for s in samples if s.get("host_busy_ms")]
+    if (len(host) >= 2 and host[-1]["t"] > host[0]["t"]
+            and len(host[0]["host_busy_ms"]) == len(host[-1]["host_busy_ms"])):
+        per_core = [(b - a) / (host[-1]["t"] - host[0]["t"]) / 10.0
+                    for a, b in zip(host[0]["host_busy_ms"], host[-1]["host_busy_ms"], strict=True)]
+        return sum(per_core), max(per_core)
+    return None, None
+
+
 def resource_figures(step):
     samples = read_samples(step)
     before = jvm_metrics(read_text(os.path.join(step, "metrics-before.prom")))
@@ -125,14 +137,7 @@ def resource_figures(step):
         gen = read_json(os.path.join(step, "generator.json"))
         if gen and gen.get("wall_ms"):
             res["gen_cpu_pct"] = 100.0 * gen["cpu_ms"] / gen["wall_ms"]
-    # the whole machine (100% = one core) and its busiest core, between the first and last reading
-    host = [s for s in samples if s.get("host_busy_ms")]
-    res["host_cpu_pct"] = res["host_core_max_pct"] = None
-    if (len(host) >= 2 and host[-1]["t"] > host[0]["t"]
-            and len(host[0]["host_busy_ms"]) == len(host[-1]["host_busy_ms"])):
-        per_core = [(b - a) / (host[-1]["t"] - host[0]["t"]) / 10.0
-                    for a, b in zip(host[0]["host_busy_ms"], host[-1]["host_busy_ms"], strict=True)]
-        res["host_cpu_pct"], res["host_core_max_pct"] = sum(per_core), max(per_core)
+    res["host_cpu_pct"], res["host_core_max_pct"] = host_figures(samples)
     # JIT compiler and GC threads' share of the step's CPU (sampled at the step's ends only)
     ends = [s for s in samples if s.get("jit_ms") is not None]
     res["jit_pct"] = res["gc_pct"] = None

@@ -48,13 +48,7 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
     <title> (standalone SVG). DOTS False: lines only (a dense time series)."""
     pts = [p for s in series for p in s["points"] if p[1] is not None]
     ml, mr, mt, mb = 52, 10, 56, 40
-    legend, lx, ly = [], ml, 0   # (x, line) of each legend entry, wrapped to the chart's width
-    for s in series:
-        width = 26 + 6.2 * len(s["name"])
-        if lx > ml and lx + width > w - mr:
-            lx, ly = ml, ly + 1
-        legend.append((lx, ly))
-        lx += width
+    legend, ly = legend_layout(series, ml, w - mr)
     mt += 14 * ly
     h += 14 * ly
     pw, ph = w - ml - mr, h - mt - mb
@@ -97,15 +91,33 @@ def svg_chart(title, subtitle, series, xlabel, ylabel, hlines=(), logy=None, w=3
                    f'{e(label)}</text>')
     for s in series:
         out += series_marks(s, xs, fx, fy, nudge[id(s)], dots, tips)
-    # legend between the titles and the plot
+    out += legend_marks(series, legend, mt - 12 - 14 * ly)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def legend_layout(series, left, right):
+    """([(x, line)] of each legend entry, wrapped between LEFT and RIGHT; the last line)."""
+    legend, lx, ly = [], left, 0
+    for s in series:
+        width = 26 + 6.2 * len(s["name"])
+        if lx > left and lx + width > right:
+            lx, ly = left, ly + 1
+        legend.append((lx, ly))
+        lx += width
+    return legend, ly
+
+
+def legend_marks(series, legend, top):
+    """The legend between the titles and the plot, its first line at TOP."""
+    out = []
     for s, (lx, line) in zip(series, legend, strict=True):
-        label, y = s["name"], mt - 12 - 14 * (ly - line)
+        y = top + 14 * line
         dash = ' stroke-dasharray="5,4"' if s.get("dash") else ""
         out.append(f'<line x1="{lx}" x2="{lx + 16}" y1="{y}" y2="{y}" stroke="{s["color"]}" '
                    f'stroke-width="2"{dash}/>'
-                   f'<text x="{lx + 19}" y="{y + 4}" class="lg">{e(label)}</text>')
-    out.append("</svg>")
-    return "".join(out)
+                   f'<text x="{lx + 19}" y="{y + 4}" class="lg">{html.escape(s["name"])}</text>')
+    return out
 
 
 def y_scale(ys, ymax, logy, mt, ph):

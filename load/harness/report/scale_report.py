@@ -58,11 +58,8 @@ def memory_charts(rows, idle_rows):
 CHART_FILES = ("memory.svg", "heap.svg")   # RSS, heap after a full GC
 
 
-def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
-    """summary.json (a row per level and series; `fanout_bursts` a row per fan-out burst),
-    summary.md, report.html, and its two charts as memory.svg and heap.svg."""
-    idle_rows = [{"mode": e["series"], "transport": e["transport"], "in_flight": 0, "level": 0,
-                  **e["start"]} for e in ends]
+def leak_rows(ends):
+    """The leak check's rows: each series' threads, heap and files at the start, then after."""
     leaks = []
     for e in ends:
         for key in ("platform_threads", "heap_after_gc_kib", "open_files"):
@@ -70,6 +67,15 @@ def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
             if a and b is not None:
                 leaks.append(leak_row(e["series"], e["transport"], key, a,
                                       (e.get("answered") or {}).get(key), b))
+    return leaks
+
+
+def write_report(out, rows, meta, limits, ends, nofile, bursts=(), skipped=()):
+    """summary.json (a row per level and series; `fanout_bursts` a row per fan-out burst),
+    summary.md, report.html, and its two charts as memory.svg and heap.svg."""
+    idle_rows = [{"mode": e["series"], "transport": e["transport"], "in_flight": 0, "level": 0,
+                  **e["start"]} for e in ends]
+    leaks = leak_rows(ends)
     write_summary_json(out, rows, meta, limits, leaks, ends, bursts, skipped)
     verdicts = targets(rows, leaks)
     held = max((r.get("in_flight") or 0 for r in rows), default=0)

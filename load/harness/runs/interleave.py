@@ -26,13 +26,9 @@ class Interleaved:
     def __init__(self, s, out, cmdline, ps):
         self.s, self.out, self.cmdline, self.ps = s, out, cmdline, ps
         self.sys = System(s, out, ps)
-        self.scrape_ms = None
-        self.seed = s.seed
+        self.scrape_ms, self.seed, self.apps, self.records, self.warm_log = None, s.seed, {}, [], []
         self.tplan, self.tools = trial_plan(s, self.seed)
-        self.apps = {}
-        self.records = []
         self.warm_records = []     # the warm blocks' trials: kept, never analysed
-        self.warm_log = []
         self.last_warm = []        # the last warm block's trials after the latest restart
         self.settling_due = False  # the next measured block is the first after a restart
         self.allocation = {}       # reallocate()'s estimate and choice
@@ -272,16 +268,7 @@ class Interleaved:
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         t_run = time.monotonic()
         deadline = self.deadline = t_run + s.budget_s
-        self.sys.prepare()
-        if s.profile:
-            self.profiler = profiler.Profiler(self.sys.java_home, profiler.library(
-                self.ps, os.path.join(self.out, "logs", "build.log")))
-        self.start_delay()
-        self.yard = Yardstick(self.sys.java or os.path.join(tools.java_home(), "bin", "java"))
-        if s.aot:
-            self.aot = self.sys.train_aot(
-                [x for x in tp.series if not self.sys.bare(x)], self.delay_port,
-                lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
+        self.setup()
         plan_looks = planned_looks(s, tp, self.tools, s.budget_s - (time.monotonic() - t_run) - 20)
         blocks, level, warming = 0, None, False
         while True:
@@ -326,6 +313,19 @@ class Interleaved:
             if self.stops(tp, blocks, left, level, plan_looks, budget_left):
                 break
         return self.finish(tp, blocks, plan_looks, level, t_run)
+
+    def setup(self):
+        """The database, the profiler, the delay service, the yardstick and the AOT cache."""
+        self.sys.prepare()
+        if self.s.profile:
+            self.profiler = profiler.Profiler(self.sys.java_home, profiler.library(
+                self.ps, os.path.join(self.out, "logs", "build.log")))
+        self.start_delay()
+        self.yard = Yardstick(self.sys.java or os.path.join(tools.java_home(), "bin", "java"))
+        if self.s.aot:
+            self.aot = self.sys.train_aot(
+                [x for x in self.tplan.series if not self.sys.bare(x)], self.delay_port,
+                lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
 
     def stops(self, tp, blocks, left, level, plan_looks, budget_left):
         """Logs block BLOCKS (and the look at LEVEL, if any) -> True when the run stops after it."""

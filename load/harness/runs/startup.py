@@ -251,19 +251,9 @@ class Startup:
         java_version = int(m.group(1)) if m else 0
         os.makedirs(os.path.join(self.out, "logs"), exist_ok=True)
 
-        app_dir = a.app_dir
-        if not app_dir:
-            app_dir = os.path.dirname(
-                ensure_jar(self.ps, os.path.join(self.out, "logs", "build.log"), sources=()))
-        if not os.path.isfile(os.path.join(app_dir, "quarkus-run.jar")):
-            raise Fatal(f"--app-dir {app_dir} holds no quarkus-run.jar")
-        shutil.copytree(app_dir, os.path.join(self.work, "app"), symlinks=True)
-        with_aot = os.path.join(self.work, "app", "app.aot")
-        if os.path.exists(with_aot):
-            os.remove(with_aot)   # the aot variant trains its own cache here
+        app_dir = self.copy_app()
         qaot = a.quarkus_aot_dir or (app_dir if os.path.isfile(os.path.join(app_dir, "app.aot"))
                                      else "")
-        log(f"app: {app_dir} (copied to {self.work}/app)")
         native = a.native_bin or next(iter(sorted(
             glob.glob(os.path.join(ROOT, "target", "*-runner")), key=os.path.getmtime,
             reverse=True)), "")
@@ -304,6 +294,21 @@ class Startup:
         summarize(rows, notes, facts, prm, self.out)
         log(f"results in {self.out}")
         return 0
+
+    def copy_app(self):
+        """The app's folder (--app-dir, else the jar's, built when missing) copied to WORK/app."""
+        app_dir = self.args.app_dir
+        if not app_dir:
+            app_dir = os.path.dirname(
+                ensure_jar(self.ps, os.path.join(self.out, "logs", "build.log"), sources=()))
+        if not os.path.isfile(os.path.join(app_dir, "quarkus-run.jar")):
+            raise Fatal(f"--app-dir {app_dir} holds no quarkus-run.jar")
+        shutil.copytree(app_dir, os.path.join(self.work, "app"), symlinks=True)
+        with_aot = os.path.join(self.work, "app", "app.aot")
+        if os.path.exists(with_aot):
+            os.remove(with_aot)   # the aot variant trains its own cache here
+        log(f"app: {app_dir} (copied to {self.work}/app)")
+        return app_dir
 
     def usable_variants(self, java_version, java_home, qaot, native):
         """(notes on the skipped, the variants to measure); copies the apps these need."""

@@ -302,6 +302,17 @@ class Chaos:
         log(f"  database answers again, {db_outage_ms} ms after it stopped")
         return smoke_db, db_back, db_outage_ms
 
+    def checkout_warmup(self, paths, rate):
+        # customers chaoswarm-<runid>-<n>: never matched by LIKE 'chaos-<runid>-%'
+        p, targets = self.p, os.path.join(self.tmp, "checkout-warm.targets")
+        chaos.write_targets(self.url, paths, self.runid, rate * p["CHECKOUT_WARMUP"], targets,
+                            "chaoswarm")
+        v = self.vegeta("checkout-warmup", targets, rate, p["CHECKOUT_WARMUP"],
+                        p["CHECKOUT_TIMEOUT"], "-format", "json")
+        self.vegeta_wait(v, p["CHECKOUT_WARMUP"] + 30)
+        log(f"3 checkout warm-up ({p['CHECKOUT_WARMUP']} s, not counted): "
+            f"{figure_line(self.figures('checkout-warmup'))}")
+
     def checkout(self):
         p = self.p
         if self.app is not None and self.app.alive():
@@ -311,15 +322,7 @@ class Chaos:
         paths = [f"{m}={sc.request(m, 'checkout').path}" for m in sc.modes]   # MODE=PATH items
         rate = p["CHECKOUT_RATE"]
         if p["CHECKOUT_WARMUP"] > 0:
-            # customers chaoswarm-<runid>-<n>: never matched by LIKE 'chaos-<runid>-%'
-            targets = os.path.join(self.tmp, "checkout-warm.targets")
-            chaos.write_targets(self.url, paths, self.runid, rate * p["CHECKOUT_WARMUP"], targets,
-                                "chaoswarm")
-            v = self.vegeta("checkout-warmup", targets, rate, p["CHECKOUT_WARMUP"],
-                            p["CHECKOUT_TIMEOUT"], "-format", "json")
-            self.vegeta_wait(v, p["CHECKOUT_WARMUP"] + 30)
-            log(f"3 checkout warm-up ({p['CHECKOUT_WARMUP']} s, not counted): "
-                f"{figure_line(self.figures('checkout-warmup'))}")
+            self.checkout_warmup(paths, rate)
         # enough distinct targets for the longest possible timeline; Vegeta stops after the tail
         max_s = (p["CHECKOUT_LEAD"] + p["OUTAGE"] + 60 + p["CHECKOUT_GAP"] + 30 + p["OUTAGE"] + 60
                  + p["CHECKOUT_TAIL"])
