@@ -7,6 +7,7 @@ error, not a new key; as_dict() gives the plain dict the JSON and the older read
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field, fields
 
 
@@ -221,3 +222,50 @@ VERDICT_KEYS = tuple(VerdictEntry.names())
 def verdict_label(e):
     """A verdict row's label: its target and judged metric (else a step's A/A rows read alike)."""
     return f"{e['target']} ({METRICS[e['metric']].name})"
+
+
+@dataclass
+class StepMeta(_Fields):
+    """A step's or trial's meta.json: what was asked of it, written by the run, read by the report.
+    Only the fields a run sets are written; an older file's other keys are ignored."""
+    index: int = None
+    scenario: str = None
+    mode: str = None               # the mode without its client (plan.base_of)
+    series: str = None             # the series the row is named by (mode+client, A/A)
+    client: str = None
+    tool: str = None
+    load_kind: str = None          # rate or concurrency
+    load: float = None             # req/s, or requests in flight
+    duration: str = None
+    duration_s: float = None
+    ramp_in_s: float = None
+    params: str = None
+    method: str = None
+    url: str = None
+    expected_status: int = None
+    app_pid: int = None
+    java_opts: str = None
+    scrape_cpu_ms: float = None    # one scrape's CPU in the app (ms), stated beside its CPU
+    started: str = None
+    block: int = None              # interleaved and duet: the trial's place (trials.Trial.records)
+    position: int = None
+    rate: float = None
+    invocation: int = None
+    duet_with: str = None
+    level: int = None              # scale: requests in flight, their transport and wait
+    transport: str = None
+    delay_ms: int = None
+    past_ceiling: bool = None
+
+    def write(self, folder):
+        with open(os.path.join(folder, "meta.json"), "w") as f:
+            json.dump({k: v for k, v in self.as_dict().items() if v is not None}, f)
+
+    @classmethod
+    def read(cls, folder):
+        """The StepMeta of FOLDER's meta.json; None when it has none (or not JSON)."""
+        try:
+            with open(os.path.join(folder, "meta.json")) as f:
+                return cls.of(json.load(f))
+        except (OSError, ValueError):
+            return None

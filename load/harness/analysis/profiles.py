@@ -5,12 +5,12 @@ report/profile_report.py writes them with a flame graph each."""
 from __future__ import annotations
 
 import collections
-import json
 import os
 import re
 import statistics
 
 from harness.analysis import buckets
+from harness.analysis.model import StepMeta
 
 OUT = "profiles"
 TRIAL_FILE = "profile.collapsed"     # in each measured trial's folder
@@ -70,12 +70,10 @@ def collect(dirs):
     """{(scenario, rate, series): Counter of stacks} of the trial folders DIRS."""
     out = {}
     for d in dirs:
-        path, meta_path = os.path.join(d, TRIAL_FILE), os.path.join(d, "meta.json")
-        if not (os.path.isfile(path) and os.path.isfile(meta_path)):
+        path, meta = os.path.join(d, TRIAL_FILE), StepMeta.read(d)
+        if not (os.path.isfile(path) and meta):
             continue
-        with open(meta_path) as f:
-            meta = json.load(f)
-        key = (meta["scenario"], float(meta["load"]), meta["series"])
+        key = (meta.scenario, float(meta.load), meta.series)
         out.setdefault(key, collections.Counter()).update(read(path))
     return out
 

@@ -5,7 +5,7 @@ import os
 import shutil
 
 # FIELDS, TEXT_FIELDS: for readers
-from harness.analysis.model import FIELDS, TEXT_FIELDS, StepRow  # noqa: F401
+from harness.analysis.model import FIELDS, TEXT_FIELDS, StepMeta, StepRow  # noqa: F401
 from harness.drivers import hey, hyperfoil, is_rate
 from harness.drivers.vegeta import Vegeta
 from harness.infra.numbers import percentiles, rnd
@@ -113,7 +113,9 @@ def host_figures(samples):
     return None, None
 
 
-def resource_figures(step):
+def resource_figures(step, scrape_cpu_ms=None):
+    """The app's, the machine's and the tools' CPU, memory and pools in STEP's samples;
+    SCRAPE_CPU_MS: one metrics scrape's CPU (meta.json), to state its share."""
     samples = read_samples(step)
     before = jvm_metrics(read_text(os.path.join(step, "metrics-before.prom")))
     after = jvm_metrics(read_text(os.path.join(step, "metrics-after.prom")))
@@ -126,10 +128,8 @@ def resource_figures(step):
         cpu = timed[-1]["cpu_ms"] - timed[0]["cpu_ms"]
         res["cpu_ms"] = cpu
         res["cpu_pct"] = 100.0 * cpu / (wall * 1000.0) if wall > 0 else None
-        meta = read_json(os.path.join(step, "meta.json"), {})
-        if meta.get("scrape_cpu_ms") is not None and cpu > 0:
-            res["scrape_cpu_pct"] = (100.0 * samples[-1].get("scrapes", 0) * meta["scrape_cpu_ms"]
-                                     / cpu)
+        if scrape_cpu_ms is not None and cpu > 0:
+            res["scrape_cpu_pct"] = 100.0 * samples[-1].get("scrapes", 0) * scrape_cpu_ms / cpu
         if (wall > 0 and samples[0].get("delay_cpu_ms") is not None
                 and samples[-1].get("delay_cpu_ms") is not None):
             res["delay_cpu_pct"] = ((samples[-1]["delay_cpu_ms"] - samples[0]["delay_cpu_ms"])
@@ -190,21 +190,21 @@ def step_row(step, worker_pool):
 
 def step_figures(step, worker_pool):
     """The StepRow of one step folder; WORKER_POOL: the worker pool's size (worker ceiling)."""
-    meta = read_json(os.path.join(step, "meta.json"), {})
-    tool = meta.get("tool")
-    row = StepRow(**{k: meta.get(k) for k in ("scenario", "params", "mode", "tool", "load_kind",
-                                              "load", "duration_s", "client")})
+    meta = StepMeta.read(step) or StepMeta()
+    tool = meta.tool
+    row = StepRow(**{k: meta[k] for k in ("scenario", "params", "mode", "tool", "load_kind",
+                                          "load", "duration_s", "client")})
     # mode+client and A/A rows are their own series
-    row["mode"] = meta.get("series") or row["mode"]
+    row["mode"] = meta.series or row["mode"]
     row["step"] = os.path.basename(step.rstrip("/"))
-    flags, load, dur = [], float(meta.get("load") or 0), float(meta.get("duration_s") or 0)
+    flags, load, dur = [], float(meta.load or 0), float(meta.duration_s or 0)
     ok = 0
     if is_rate(tool):   # the results.json of every rate tool has the shape of Vegeta's report
         rep = read_json(os.path.join(step, "results.json"))
         if rep is None:
             row["flags"] = "NO_RESULTS"
             return row
-        ok = rate_figures(row, step, rep, tool, float(meta.get("ramp_in_s") or 0), load, flags)
+        ok = rate_figures(row, step, rep, tool, float(meta.ramp_in_s or 0), load, flags)
     elif tool == "hey":
         path = os.path.join(step, "results.csv")
         if not os.path.exists(path):
@@ -213,7 +213,7 @@ def step_figures(step, worker_pool):
         ok = hey_figures(row, path, dur, flags)
     if row["success_pct"] is not None and row["success_pct"] < 100.0:
         flags.append("ERRORS")
-    res = resource_figures(step)
+    res = resource_figures(step, meta.scrape_cpu_ms)
     if res["cpu_ms"] is not None and ok:
         row["cpu_ms_per_req"] = rnd(res["cpu_ms"] / ok, 3)
     for k in ("cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "heap_peak_mib", "gen_cpu_pct",

@@ -7,7 +7,7 @@ import glob
 import json
 import os
 
-from harness.analysis.model import METRICS
+from harness.analysis.model import METRICS, StepMeta
 from harness.analysis.steps import read_json, step_row
 from harness.analysis.verdicts import median_rows
 from harness.report import summary_files, verdict_summary
@@ -28,9 +28,9 @@ def rows_of(runs, worker_pool):
     by_block = {}
     for i, run in enumerate(runs):
         for d in sorted(glob.glob(os.path.join(run, "trials", "*"))):
-            meta = read_json(os.path.join(d, "meta.json"), {})
+            meta = StepMeta.read(d)
             if meta:
-                by_block.setdefault((i, meta.get("block", 0)), []).append(step_row(d, worker_pool))
+                by_block.setdefault((i, meta.block or 0), []).append(step_row(d, worker_pool))
     return median_rows([by_block[b] for b in sorted(by_block)])
 
 

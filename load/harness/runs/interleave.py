@@ -246,16 +246,14 @@ class Interleaved:
                          f"{self.n:04d}-{kind}{t.block:02d}-{t.scenario}-{int(t.rate)}-{series}")
         os.makedirs(d, exist_ok=True)
         req = self.sys.request(series, t.scenario)
-        meta = {"index": self.n, "scenario": t.scenario, "mode": plan.base_of(series),
-                "series": series, "client": plan.client_of(series), "tool": tool,
-                "load_kind": "rate" if is_rate(tool) else "concurrency", "load": each,
-                "duration": s.duration, "duration_s": s.duration_ms / 1000,
-                "ramp_in_s": s.ramp_ms / 1000 if is_rate(tool) else 0, "params": req.params,
-                "method": req.method, "url": app.url + req.path, "expected_status": req.status,
-                "app_pid": app.pid, "java_opts": " ".join(self.java_opts(series)),
-                "scrape_cpu_ms": self.scrape_ms, **rec}
-        with open(os.path.join(d, "meta.json"), "w") as f:
-            json.dump(meta, f)
+        model.StepMeta(**{
+            "index": self.n, "mode": plan.base_of(series), "client": plan.client_of(series),
+            "tool": tool, "load_kind": "rate" if is_rate(tool) else "concurrency", "load": each,
+            "duration": s.duration, "duration_s": s.duration_ms / 1000,
+            "ramp_in_s": s.ramp_ms / 1000 if is_rate(tool) else 0, "params": req.params,
+            "method": req.method, "url": app.url + req.path, "expected_status": req.status,
+            "app_pid": app.pid, "java_opts": " ".join(self.java_opts(series)),
+            "scrape_cpu_ms": self.scrape_ms, **rec}).write(d)
         self.sys.save_metrics(app.url, series, os.path.join(d, "metrics-before.prom"))
         samples = os.path.join(d, "samples.jsonl")
         return app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url,

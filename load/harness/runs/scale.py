@@ -9,6 +9,7 @@ import time
 from datetime import UTC, datetime
 
 from harness.analysis import burst
+from harness.analysis.model import StepMeta
 from harness.analysis.scale import (
     DEADLINE_SLACK_S,
     HOLD_S,
@@ -180,15 +181,12 @@ class ScaleRun:
         d = os.path.join(self.out, "steps",
                          f"{index:03d}-io-{series}-{transport}-{lv.in_flight}")
         os.makedirs(d, exist_ok=True)
-        meta = {"index": index, "scenario": "io", "mode": mode, "series": series,
-                "client": plan.client_of(series), "tool": tool, "load_kind": "rate",
-                "load": lv.rate, "duration_s": lv.send_s, "ramp_in_s": 0,
-                "params": f"delay={lv.delay_ms}&calls=1", "app_pid": pid, "level": lv.in_flight,
-                "transport": transport, "delay_ms": lv.delay_ms,
-                "past_ceiling": (ceiling(transport, plan.client_of(series), self.nofile)[0]
-                                 or lv.in_flight) < lv.in_flight}
-        with open(os.path.join(d, "meta.json"), "w") as f:
-            json.dump(meta, f)
+        StepMeta(index=index, scenario="io", mode=mode, series=series,
+                 client=plan.client_of(series), tool=tool, load_kind="rate", load=lv.rate,
+                 duration_s=lv.send_s, ramp_in_s=0, params=f"delay={lv.delay_ms}&calls=1",
+                 app_pid=pid, level=lv.in_flight, transport=transport, delay_ms=lv.delay_ms,
+                 past_ceiling=(ceiling(transport, plan.client_of(series), self.nofile)[0]
+                               or lv.in_flight) < lv.in_flight).write(d)
         monitor.open(d, os.path.join(d, "samples.jsonl"))
         log(f"  {series} {transport}: {lv.in_flight:,} in flight = {lv.rate:,} req/s "
             f"x {lv.delay_ms} ms, held {lv.hold_s:g} s")
@@ -264,16 +262,16 @@ class ScaleRun:
         rows = []
         for d in sorted(os.listdir(os.path.join(self.out, "steps"))):
             step = os.path.join(self.out, "steps", d)
-            meta, extra = (read_json(os.path.join(step, "meta.json"), {}),
+            meta, extra = (StepMeta.read(step) or StepMeta(),
                            read_json(os.path.join(step, "scale.json")))
             if extra is None:
                 continue
             row = step_row(step, 200)
-            row.update({k: meta.get(k) for k in ("level", "transport", "delay_ms", "past_ceiling")},
+            row.update({k: meta[k] for k in ("level", "transport", "delay_ms", "past_ceiling")},
                        **extra)
             for key in ("p50_ok_ms", "p99_ok_ms"):
                 row[key.replace("_ok_ms", "_over_delay_ms")] = (
-                    None if row[key] is None else rnd(row[key] - meta["delay_ms"], 1))
+                    None if row[key] is None else rnd(row[key] - meta.delay_ms, 1))
             rows.append(row)
         self.rows = with_slopes(rows, self.idle)
         write_report(self.out, self.rows, read_json(os.path.join(self.out, "machine.json"), {}),

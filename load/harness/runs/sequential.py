@@ -10,6 +10,7 @@ import sys
 import time
 from datetime import UTC, datetime
 
+from harness.analysis.model import StepMeta
 from harness.drivers import is_rate, unit
 from harness.drivers.base import Load
 from harness.infra import procs
@@ -317,14 +318,13 @@ def step_name(i, st):
 
 def write_meta(d, s, i, st, req, url, **extra):
     """Step I's meta.json in D: what the report reads of its plan ST, request REQ, settings S."""
-    meta = {"index": i, "scenario": st.scenario, "mode": plan.base_of(st.series),
-            "series": st.series, "client": plan.client_of(st.series), "tool": st.tool,
-            "load_kind": "rate" if is_rate(st.tool) else "concurrency", "load": st.level,
-            "duration": s.duration, "duration_s": s.duration_ms / 1000,
-            "ramp_in_s": s.ramp_ms / 1000 if is_rate(st.tool) else 0, "params": req.params,
-            "method": req.method, "url": url + req.path, "expected_status": req.status, **extra}
-    with open(os.path.join(d, "meta.json"), "w") as f:
-        json.dump(meta, f)
+    StepMeta(index=i, scenario=st.scenario, mode=plan.base_of(st.series), series=st.series,
+             client=plan.client_of(st.series), tool=st.tool,
+             load_kind="rate" if is_rate(st.tool) else "concurrency", load=st.level,
+             duration=s.duration, duration_s=s.duration_ms / 1000,
+             ramp_in_s=s.ramp_ms / 1000 if is_rate(st.tool) else 0, params=req.params,
+             method=req.method, url=url + req.path, expected_status=req.status,
+             **extra).write(d)
 
 
 def pick(name, wanted):
