@@ -234,3 +234,12 @@ def test_the_verify_sweep_repeats_a_crossing_step_and_ends_at_a_confirmed_one():
     done = advise.confirmed_sweep(Bench(), "virtual", {}, [50, 800, 900, 1000, 1100])
     assert [t.rate for t in done] == [50, 800, 800, 900, 1000, 1000]
     assert costrecords.confirmed_ceiling(done) == 1000
+
+
+def test_the_advice_doubts_a_cores_ceiling_for_several_sequential_calls():
+    m = costmodel.fit_series("virtual", synthetic(noise=0.0), {}, 2)   # no pool: the cores bound it
+    for text, doubted in (("calls=3,delay=50", True), ("calls=1,delay=50", False)):
+        sh = advice.parse_shape(text)
+        p = costmodel.predict(m, sh, 100, 2)
+        assert p.bound == "cores"
+        assert ("likely low" in advice.recommend({"virtual": p}, 100, sh)) == doubted, text

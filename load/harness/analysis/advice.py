@@ -65,9 +65,9 @@ def table(preds):
     return "\n".join(rows)
 
 
-def recommend(preds, rate):
+def recommend(preds, rate, shape=None):
     """One paragraph in plain words: the cheapest series by CPU and whether the calibration can
-    tell, who cannot serve the rate, and the memory."""
+    tell, who cannot serve the rate, the memory, and where SHAPE's checks said to doubt it."""
     by_cpu = sorted(preds.values(), key=lambda p: p.cpu_ms_per_req.value)
     best = by_cpu[0]
     words = [f"{best.series} is predicted to spend the least CPU per request "
@@ -96,6 +96,11 @@ def recommend(preds, rate):
     small = min(preds.values(), key=lambda p: p.rss_mib.value)
     words.append(f"Memory: {small.rss_mib.value:.0f} MiB ({small.series}) to "
                  f"{big.rss_mib.value:.0f} MiB ({big.series}) at this rate.")
+    if shape and shape["calls"] >= 2 and any(p.bound == "cores" for p in preds.values()):
+        # docs/advise.md: the check of 2026-11-28 13:15, calls=3 and calls=4
+        words.append("A ceiling the cores set is likely low for a request of several sequential "
+                     "calls: in the last check, shapes of 3 and 4 calls served 1.5 to 3 times "
+                     "the rate predicted.")
     outside = sorted({o for p in preds.values() for o in p.outside})
     if outside:
         words.append("Outside the calibrated range, so less certain than its intervals say: "

@@ -56,7 +56,7 @@ def run(args):
             print(f"Workload: {label(sh)} at {rate:g} req/s (calibrated on {f.get('cpu')}, "
                   f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals)\n")
             print(table(preds) + "\n")
-            print(recommend(preds, rate) + "\n")
+            print(recommend(preds, rate, sh) + "\n")
     if args.json:
         one = len(answers) == 1
         doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()}}
