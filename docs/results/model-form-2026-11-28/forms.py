@@ -6,7 +6,8 @@ check of 2026-11-27 and 2026-11-28 that calibration's day measured (docs/advise.
   none  no term for the rate beyond the cores busy every second
 
 Run from the repository's root: load/.venv/bin/python docs/results/model-form-2026-11-28/forms.py > forms.txt
-The calibrations and checks are read from git (some left the tree for room: docs/results/README.md). The form was
+A check that measured a workload twice counts each CPU point once (the median of both passes' trials) and
+each sweep apart. The calibrations and checks are read from git (some left the tree for room: docs/results/README.md). The form was
 chosen on the checks before 2026-11-28 13:00; the last calibration and its check came after, on new workloads."""
 import json
 import math
@@ -57,11 +58,23 @@ def points(doc):
             statistics.median(t.app_ms for t in cr.settled(ts))) for (s, sh, _), ts in cells.items()]
     ceil = []
     for (s, sh), ts in sweeps.items():
-        repeated = len({t.rate for t in ts[1:]}) < len(ts) - 1
-        c = cr.confirmed_ceiling(ts) if repeated else cr.sweep_ceiling(ts)
-        if c:
-            ceil.append((s, dict(sh), c))
+        for one in split_sweeps(ts):
+            repeated = len({t.rate for t in one[1:]}) < len(one) - 1
+            c = cr.confirmed_ceiling(one) if repeated else cr.sweep_ceiling(one)
+            if c:
+                ceil.append((s, dict(sh), c))
     return cpu, ceil
+
+
+def split_sweeps(trials):
+    """A cell's sweeps, one list each: a check that measured a shape twice swept it twice, each
+    sweep from its unloaded step (a rate below the step before it starts the next)."""
+    out = []
+    for t in trials:
+        if not out or t.rate < out[-1][-1].rate:
+            out.append([])
+        out[-1].append(t)
+    return out
 
 
 def rate_features(shape, rate, rates, log):
