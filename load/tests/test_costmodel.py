@@ -243,3 +243,13 @@ def test_the_advice_doubts_a_cores_ceiling_for_several_sequential_calls():
         p = costmodel.predict(m, sh, 100, 2)
         assert p.bound == "cores"
         assert ("likely low" in advice.recommend({"virtual": p}, 100, sh)) == doubted, text
+
+
+def test_a_few_noisy_trials_never_fit_a_cost_below_zero():
+    """calibrate --quick's one repetition of 1-s trials once fitted reactive's costs negative
+    (2026-11-28, CI): the fit keeps every cost at 0 or more, so a prediction is never 0."""
+    sh = advice.parse_shape("calls=3,delay=50,queries=2")
+    for seed in range(8):
+        m = costmodel.fit_series("virtual", synthetic(noise=0.6, seed=seed, reps=1), {}, 2)
+        assert min(m.cpu.coef) >= 0 and min(m.machine.coef) >= 0, seed
+        assert costmodel.predict(m, sh, 200, 2).cpu_ms_per_req.value > 0, seed

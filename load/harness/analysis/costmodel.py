@@ -73,7 +73,7 @@ def fit_busy(trials, y, ncores):
     best = None
     for beta in BETAS:
         x = [features(t.shape, t.sent_rps, busy(t) / ncores, beta) for t in trials]
-        fit = Fit.of(CPU_TERMS, x, y)
+        fit = Fit.of(CPU_TERMS, x, y, nonneg=True)
         sse = float(((np.asarray(y) - np.asarray(x) @ np.asarray(fit.coef)) ** 2).sum())
         if best is None or sse < best[0]:
             best = (sse, beta, fit)

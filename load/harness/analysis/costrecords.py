@@ -18,9 +18,16 @@ class Fit:
     dof: int
 
     @classmethod
-    def of(cls, names, x, y):
+    def of(cls, names, x, y, nonneg=False):
+        """NONNEG: every coefficient at least 0 (non-negative least squares; a cost cannot be
+        negative, and a few noisy trials, as calibrate --quick's, can pull an estimate below)."""
         x, y = np.asarray(x, float), np.asarray(y, float)
-        coef, *_ = np.linalg.lstsq(x, y, rcond=None)
+        if nonneg:
+            # here: only calibrate fits
+            from scipy.optimize import nnls
+            coef = nnls(x, y)[0]
+        else:
+            coef, *_ = np.linalg.lstsq(x, y, rcond=None)
         dof = max(1, len(y) - x.shape[1])
         s2 = float(((y - x @ coef) ** 2).sum()) / dof
         cov = s2 * np.linalg.pinv(x.T @ x)
