@@ -20,12 +20,12 @@ class Database:
 
     PORT: where it listens (another free one if a foreign server holds it); GIVEN: the user's
     (JDBC URL, reactive URL), used as they are; FOLDER: its own data folder (load/db.sh's
-    DB_DIR), never a server already running; REUSE=False: never reuse a server on PORT."""
+    DB_DIR), never a server already running."""
 
-    def __init__(self, ps, port, log_path, given=(None, None), folder=None, reuse=True):
+    def __init__(self, ps, port, log_path, given=(None, None), folder=None):
         self.ps, self.port, self.log_path = ps, int(port), log_path
         self.jdbc, self.reactive = given
-        self.folder, self.reuse = folder, reuse and not folder
+        self.folder, self.reuse = folder, not folder
         self.starting = None
         self.env = {}
 
