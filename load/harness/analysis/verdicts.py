@@ -2,6 +2,7 @@
 import os
 import re
 
+from harness.analysis.model import METRICS as METRICS_MODEL
 from harness.analysis.steps import (
     AA_SUFFIX,
     FIELDS,
@@ -12,6 +13,7 @@ from harness.analysis.steps import (
     sort_rows,
     worker_ceiling,
 )
+from harness.analysis.targets import TARGETS
 
 
 # ------------------------------------------------------------------------------------- targets
@@ -38,50 +40,58 @@ def _sustained_row(rows, sc, mode, limit_ms):
     return ok[-1] if ok else None
 
 
-def _sustained(rows, sc, mode, limit_ms):
-    r = _sustained_row(rows, sc, mode, limit_ms)
-    return float(r["load"]) if r else None
+def _figure(r, metric):
+    """A row's figure for a target's METRIC (model.METRICS): successes only for p99, successes a
+    second for ok_rate (Vegeta's throughput, hey's successes over its run)."""
+    if metric == "ok_rate":
+        return r["achieved_rps"]
+    return _p99(r) if metric == "p99_ok_ms" else r[METRICS_MODEL[metric].row_key]
 
 
-def _value(r, key):
-    return _p99(r) if key == "p99_ms" else r[key]
-
-
-def _ratios(rows, sc, key, both_full, mode="virtual", base="reactive"):
-    """[(rate, MODE's KEY / BASE's KEY)] over the Vegeta rates both ran, where BASE (and, with
-    both_full, MODE too) served fully."""
-    other = {(float(r["load"]), r["params"]): r for r in _rows(rows, sc, mode, "vegeta")}
+def _ratios(rows, sc, metric, series, full=(), rates=None):
+    """[(rate, SERIES[0]'s METRIC / SERIES[1]'s)] at each step both ran (the same tool, rate and
+    parameters) where every series of FULL served fully; RATES: at those only."""
+    first, base = series
+    other = {(r["tool"], float(r["load"]), r["params"]): r
+             for r in rows if r["scenario"] == sc and r["mode"] == first}
     out = []
-    for r in _rows(rows, sc, base, "vegeta"):
-        v = other.get((float(r["load"]), r["params"]))
-        if v and _full(r) and (_full(v) or not both_full) and _value(r, key) and _value(v, key):
-            out.append((float(r["load"]), _value(v, key) / _value(r, key)))
+    for r in sorted((r for r in rows if r["scenario"] == sc and r["mode"] == base),
+                    key=lambda r: (r["tool"], float(r["load"] or 0))):
+        v = other.get((r["tool"], float(r["load"]), r["params"]))
+        if (v is None or (rates and float(r["load"]) not in rates)
+                or not all(_full({first: v, base: r}[s]) for s in full)):
+            continue
+        a, b = _figure(v, metric), _figure(r, metric)
+        if a and b:
+            out.append((float(r["load"]), a / b))
     return out
 
 
-def aa_spread(rows, sc, key):
-    """{rate: |second / first - 1|} of the A/A pair (one mode measured twice in this run) for KEY;
-    {} without one."""
+def aa_spread(rows, sc, metric):
+    """{rate: |second / first - 1|} of the A/A pair (one mode measured twice in this run) for
+    METRIC, at the steps both served fully; {} without one."""
     spread = {}
     for aa in sorted({r["mode"] for r in rows
                       if r["scenario"] == sc and r["mode"].endswith(AA_SUFFIX)}):
-        for load, x in _ratios(rows, sc, key, both_full=True, mode=aa,
-                               base=aa.removesuffix(AA_SUFFIX)):
+        pair = (aa, aa.removesuffix(AA_SUFFIX))
+        for load, x in _ratios(rows, sc, metric, pair, full=pair):
             spread[load] = max(spread.get(load, 0.0), abs(x - 1))
     return spread
 
 
-def ratio_verdict(ratios, limit, spread):
-    """PASS / FAIL / within noise for ratios [(rate, x)] against 'x <= LIMIT'. A difference no
-    larger than the A/A spread at that rate (|x - 1| <= spread) is noise: a target missed only at
-    such rates, or met only because every rate was such, is 'within noise'."""
+def ratio_verdict(ratios, region, spread):
+    """PASS / FAIL / within noise for ratios [(rate, x)] against REGION (low, high; None: open). A
+    difference no larger than the A/A spread at that rate (|x - 1| <= spread) is noise: a target
+    missed only at such rates, or met only because every rate was such, is 'within noise'."""
     if not ratios:
         return "n/a"
+    lo, hi = region
 
     def noise(load, x):
         return load in spread and abs(x - 1) <= spread[load]
 
-    missed = [(load, x) for load, x in ratios if x > limit]
+    missed = [(load, x) for load, x in ratios
+              if (lo is not None and x < lo) or (hi is not None and x > hi)]
     if any(not noise(load, x) for load, x in missed):
         return "FAIL"
     if missed or all(noise(load, x) for load, x in ratios):
@@ -101,7 +111,7 @@ def _verdict(ok):
 
 
 def _capacity_targets(rows, worker_pool):
-    """The worker's ceiling, cpu throughput and pinning targets: [(target, measured, verdict)]."""
+    """The worker's ceiling and pinning targets: [(target, measured, verdict)]."""
     out = []
     # enough in flight
     wk = [r for r in _rows(rows, "io", "worker", "hey") if float(r["load"]) >= worker_pool]
@@ -113,21 +123,6 @@ def _capacity_targets(rows, worker_pool):
                         f"{fmt(best['achieved_rps'], 0)} req/s at {fmt(best['load'], 0)} in flight "
                         f"= {100 * (best['achieved_rps'] or 0) / ceil:.0f}% of {ceil:,.0f}",
                         _verdict((best["achieved_rps"] or 0) >= 0.9 * ceil)))
-    cpu = {}
-    for r in rows:
-        if (r["scenario"] == "cpu" and r["tool"] == "hey" and r["achieved_rps"]
-                and not r["mode"].endswith(AA_SUFFIX)):
-            cpu.setdefault(float(r["load"]), {})[r["mode"]] = r["achieved_rps"]
-    # throughput is a capacity figure: judged at the highest concurrency (cores saturated); at low
-    # concurrency a closed loop measures latency, where the event loop saves the thread hand-offs
-    if cpu:
-        load, by_mode = max(cpu.items())
-        if len(by_mode) >= 2:
-            spread = max(by_mode.values()) / min(by_mode.values()) - 1
-            out.append((f"cpu, hey {fmt(load, 0)} in flight (the highest level): "
-                        "modes within 10% in throughput",
-                        ", ".join(f"{m} {fmt(v, 0)}/s" for m, v in by_mode.items()),
-                        _verdict(spread <= 0.10)))
     pin = [r for r in rows if r["scenario"] == "pinning" and r["mode"] == "virtual"
            and r["pinned_events"] is not None]
     if pin:
@@ -138,63 +133,31 @@ def _capacity_targets(rows, worker_pool):
 
 
 def targets(rows, worker_pool):
-    """The performance targets (docs/results.md "Targets") checked on these rows: -> [(target,
-    measured, verdict)], verdict PASS / FAIL / within noise / n/a (too few rows); latency on
-    successes only. WORKER_POOL (the pool's size) sets the worker's ceiling and the hey levels
-    that can reach it."""
+    """The performance targets (docs/results.md "Targets") on these rows, one reading a step:
+    -> [(target, measured, verdict)], verdict PASS / FAIL / within noise / n/a. The ratio targets
+    are targets.TARGETS, judged step by step against the A/A spread; then io at 4,000 req/s
+    (absolute), the worker's ceiling and pinning. WORKER_POOL (the pool's size) sets the worker's
+    ceiling and the hey levels that can reach it."""
     out = []
     names = series_names(rows)
-    virtuals = [m for m in names if m.split("+")[0] == "virtual" and not m.endswith(AA_SUFFIX)]
-    for mode in ["reactive"] + virtuals:
+    for mode in [m for m in names if m == "reactive" or m.split("+")[0] == "virtual"]:
         r4 = [r for r in _rows(rows, "io", mode, "vegeta") if float(r["load"]) == 4000]
-        if r4:
+        if r4 and not mode.endswith(AA_SUFFIX):
             r = r4[0]
             out.append((f"io 4,000 req/s, {mode}: 100% ok and p99 <= 150 ms",
                         f"{fmt(r['success_pct'], 2)}% ok, p99 (successes) {fmt(_p99(r))} ms",
                         _verdict(_full(r) and _p99(r) <= 150)))
-
-    def ratio_target(name, sc, key, limit, both_full, mode):
-        ratios = _ratios(rows, sc, key, both_full, mode=mode)
-        if ratios:
-            spread = aa_spread(rows, sc, key)
-            out.append((name, ", ".join(f"{fmt(load, 0)}/s {x:.2f}x" for load, x in ratios)
-                        + _noise_note(spread), ratio_verdict(ratios, limit, spread)))
-
-    for sc in ("io", "fanout", "db", "checkout"):
-        reactive = _rows(rows, sc, "reactive", "vegeta")
-        if not reactive:
-            continue
-        delay = params_of(reactive[0]["params"]).get("delay")
-        limit = 2 * float(delay) if delay and sc in ("io", "fanout", "checkout") else None
-        for v in virtuals:
-            ratio_target(f"{sc}: {v} p99 <= 1.25 x reactive p99 wherever reactive succeeds fully",
-                         sc, "p99_ms", 1.25, False, v)
-            s_r, s_v = _sustained(rows, sc, "reactive", limit), _sustained(rows, sc, v, limit)
-            if s_r:
-                out.append((f"{sc}: {v}'s highest sustained rate >= 90% of reactive's"
-                            + (f" (100% ok, p99 < {fmt(limit, 0)} ms)" if limit else " (100% ok)"),
-                            f"{v} {fmt(s_v or 0, 0)}/s, reactive {fmt(s_r, 0)}/s",
-                            _verdict((s_v or 0) >= 0.9 * s_r)))
-    for sc in ("io", "fanout"):
-        for v in virtuals:
-            for key, label in (("cpu_ms_per_req", "CPU ms/req"), ("rss_peak_mib", "peak RSS")):
-                ratio_target(f"{sc}: {v} {label} <= 1.2 x reactive's (steps both serve fully)",
-                             sc, key, 1.2, True, v)
-    # the socket delay client (docs/blocking-client.md): virtual at its cheapest
-    for v in [m for m in virtuals if m.endswith("+socket")]:
-        for sc in ("io", "fanout"):
-            ratio_target(f"{sc}: {v} CPU ms/req <= 1.0 x reactive's (steps both serve fully)",
-                         sc, "cpu_ms_per_req", 1.0, True, v)
-        cut = [(load, x) for load, x in _ratios(rows, "io", "cpu_ms_per_req", True, mode=v,
-                                                base="virtual") if load in (2500, 4000)]
-        if cut:
-            spread = aa_spread(rows, "io", "cpu_ms_per_req")
-            out.append((f"io: {v} CPU ms/req <= 0.8 x virtual's with the REST client "
-                        "at 2,500 and 4,000 req/s",
-                        ", ".join(f"{fmt(load, 0)}/s {x:.2f}x" for load, x in cut)
-                        + _noise_note(spread), ratio_verdict(cut, 0.8, spread)))
-    out += _capacity_targets(rows, worker_pool)
-    return out
+    scenarios = list(dict.fromkeys(r["scenario"] for r in rows))
+    for t in TARGETS:
+        for sc in (x for x in scenarios if x in t.scenarios and all(s in names for s in t.series)):
+            ratios = _ratios(rows, sc, t.metric, t.series, t.full, t.rates)
+            if ratios:
+                spread = aa_spread(rows, sc, t.metric)
+                unit = " in flight" if sc == "cpu" else "/s"
+                out.append((f"{sc}: {t.name}",
+                            ", ".join(f"{fmt(load, 0)}{unit} {x:.2f}x" for load, x in ratios)
+                            + _noise_note(spread), ratio_verdict(ratios, t.region, spread)))
+    return out + _capacity_targets(rows, worker_pool)
 
 
 def saturation(rows, cores=None, app_cores=None):
