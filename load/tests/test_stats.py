@@ -353,17 +353,17 @@ def test_verdict_entries_carry_the_issues_fields_and_serialise():
     need = {"target", "scenario", "rate", "metric", "series", "ratio", "ci_low", "ci_high", "blocks", "verdict",
             "aa", "aa_half_width", "method", "blocks_needed"}
     for e in res["verdicts"]:
-        assert need <= set(e)
+        assert need <= set(e.as_dict())
         assert e["metric"] in stats.METRICS and e["verdict"] in ("PASS", "FAIL", "INCONCLUSIVE")
         assert len(e["series"]) == 2 and e["ci_low"] <= e["ratio"] <= e["ci_high"]
-    json.loads(json.dumps(res, allow_nan=False))
+    json.loads(json.dumps(stats.as_json(res), allow_nan=False))
 
 
 def test_one_block_gives_no_interval_and_still_serialises_and_draws():
     res = run(simulate(1, {}, seed=18))
     e = res["verdicts"][0]
     assert e["blocks"] == 1 and e["ci_low"] is None and e["ci_high"] is None and e["verdict"] == "INCONCLUSIVE"
-    json.dumps(res, allow_nan=False)
+    json.dumps(stats.as_json(res), allow_nan=False)
     ET.fromstring(charts.interval_plot(res["verdicts"]))
     assert verdict_summary.summary(res)
 

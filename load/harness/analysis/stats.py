@@ -246,7 +246,7 @@ def _entry(target, scenario, rate, metric, series, pairing, iv, region, aa):
         target=target, scenario=scenario, rate=rate, metric=metric, series=list(series),
         ratio=_num(iv.ratio), ci_low=_num(iv.low), ci_high=_num(iv.high), level=iv.level,
         blocks=pairing.blocks, invocations=iv.invocations, aa=aa, method=iv.method,
-        region=list(region), missing=pairing.missing, dropped=pairing.dropped, note="").as_dict()
+        region=list(region), missing=pairing.missing, dropped=pairing.dropped, note="")
 
 
 def _aa_verdicts(records, steps, aa_pairs, level, method, seed, cannot_decide):
@@ -265,22 +265,22 @@ def _aa_verdicts(records, steps, aa_pairs, level, method, seed, cannot_decide):
         fw = interval(p.log_ratios, p.invocations, 1 - (1 - level) / m, method, seed)
         e = _entry(f"A/A: {ab[0]} / {ab[1]} contains 1.00", scenario, rate, metric, ab, p, iv,
                    (1.0, 1.0), True)
-        e["aa_half_width"] = _num(iv.half_width) if iv.half_width else 0.0
+        e.aa_half_width = _num(iv.half_width) if iv.half_width else 0.0
         contains = decide(fw, (None, 1.0)) != FAIL and decide(fw, (1.0, None)) != FAIL
-        e["verdict"] = PASS if contains else FAIL
+        e.verdict = PASS if contains else FAIL
         if p.blocks < 2 or p.missing:
-            e["verdict"], e["note"] = INCONCLUSIVE, "too few blocks with a value"
+            e.verdict, e.note = INCONCLUSIVE, "too few blocks with a value"
         elif cannot_decide:
-            e["note"] = f"one app invocation: not judged (would be {e['verdict']})"
-            e["verdict"] = INCONCLUSIVE
+            e.note = f"one app invocation: not judged (would be {e.verdict})"
+            e.verdict = INCONCLUSIVE
         elif not contains:
             broken.append(f"{ab[0]}/{ab[1]} {scenario} {rate:g} {metric} "
                           f"[{fw.low:.3f}, {fw.high:.3f}]")
         elif iv.low > 1 or iv.high < 1:
-            e["note"] = (f"excludes 1.00 on its own, not at the family-wise level over {m} "
+            e.note = (f"excludes 1.00 on its own, not at the family-wise level over {m} "
                          f"A/A intervals (one in 20 A/A intervals does so by chance)")
         out.append(e)
-        aa_ivs.append(((scenario, rate, metric), e["aa_half_width"]))
+        aa_ivs.append(((scenario, rate, metric), e.aa_half_width))
     aa_hw = {}
     for key, hw in aa_ivs:   # None: an A/A without an interval there, no other pair makes up for it
         aa_hw[key] = (None if hw is None or (key in aa_hw and aa_hw[key] is None)
@@ -291,8 +291,9 @@ def _aa_verdicts(records, steps, aa_pairs, level, method, seed, cannot_decide):
 
 
 def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
-    """A run's verdict entries -> {"verdicts": [...], "skipped": [(target, scenario, rate, why)],
-    "design_broken": str or None}. RECORDS: trial records (docs/statistics.md,
+    """A run's verdict entries -> {"verdicts": [model.VerdictEntry], "skipped": [(target,
+    scenario, rate, why)], "design_broken": str or None} (as_json: as verdicts.json holds it).
+    RECORDS: trial records (docs/statistics.md,
     trials.Trial.records); TARGETS: harness.targets.Target objects; AA_PAIRS: [(series, same
     series measured again)], e.g. [("reactive-aa", "reactive")]. LEVEL: this look's confidence
     level (trials.look_level)."""
@@ -323,23 +324,28 @@ def analyse(records, targets, aa_pairs, level=0.95, method="auto", seed=0):
                 continue
             iv = interval(p.log_ratios, p.invocations, level, method, seed)
             e = _entry(t.name, scenario, rate, t.metric, t.series, p, iv, t.region, False)
-            e["aa_half_width"] = aa_hw.get((scenario, rate, t.metric))
-            e["verdict"] = decide(iv, t.region)
+            e.aa_half_width = aa_hw.get((scenario, rate, t.metric))
+            e.verdict = decide(iv, t.region)
             if p.missing and t.metric in PER_SUCCESS:
-                e["verdict"] = INCONCLUSIVE
-                e["note"] = ("; ".join(f"{s} served no success in {k} block(s)"
+                e.verdict = INCONCLUSIVE
+                e.note = ("; ".join(f"{s} served no success in {k} block(s)"
                                        for s, k in p.missing.items())
                              + ": a per-success figure is undefined there (see ok_rate)")
             elif design_broken or cannot_decide:
-                e["note"] = (f"{'design broken' if design_broken else 'one app invocation'}, "
-                             f"nothing is called (would be {e['verdict']})")
-                e["verdict"] = INCONCLUSIVE
-            if e["verdict"] == INCONCLUSIVE and not p.missing and not cannot_decide:
-                e["blocks_needed"], why = blocks_needed(iv, t.region)
-                e["note"] = "; ".join(x for x in (e["note"], why) if x)
+                e.note = (f"{'design broken' if design_broken else 'one app invocation'}, "
+                          f"nothing is called (would be {e.verdict})")
+                e.verdict = INCONCLUSIVE
+            if e.verdict == INCONCLUSIVE and not p.missing and not cannot_decide:
+                e.blocks_needed, why = blocks_needed(iv, t.region)
+                e.note = "; ".join(x for x in (e.note, why) if x)
             out.append(e)
     return {"verdicts": out, "skipped": skipped, "design_broken": design_broken,
             "cannot_decide": cannot_decide}
+
+
+def as_json(result):
+    """An analyse() result as verdicts.json holds it: each entry a dict in VerdictEntry's order."""
+    return {**result, "verdicts": [e.as_dict() for e in result["verdicts"]]}
 
 
 def undecided(result):
@@ -349,4 +355,4 @@ def undecided(result):
     if result.get("cannot_decide"):
         return []
     return [e for e in result["verdicts"]
-            if not e["aa"] and e["verdict"] == INCONCLUSIVE and not e["missing"]]
+            if not e.aa and e.verdict == INCONCLUSIVE and not e.missing]

@@ -7,6 +7,7 @@ import glob
 import json
 import os
 
+from harness.analysis import stats
 from harness.analysis.model import METRICS, StepMeta
 from harness.analysis.steps import read_json, step_row
 from harness.analysis.verdicts import median_rows
@@ -19,7 +20,7 @@ def write(run, records, result, design):
     with open(os.path.join(run, TRIALS), "w") as f:
         f.writelines(json.dumps(r) + "\n" for r in records)
     with open(os.path.join(run, VERDICTS), "w") as f:
-        json.dump({"design": design, **result}, f, indent=1)
+        json.dump({"design": design, **stats.as_json(result)}, f, indent=1)
 
 
 def rows_of(runs, worker_pool):
