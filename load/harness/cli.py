@@ -166,8 +166,9 @@ def calibrate_parser():
     p.add_argument("--out", help="where results go [load/results/calibrate-<timestamp>]")
     p.add_argument("--quick", action="store_true",
                    help="one repetition of 1-s trials (a check, not a calibration)")
-    p.add_argument("--refit",
-                   help="a calibration.json: fit the model again on its trials, measuring nothing")
+    p.add_argument("--refit", nargs="+", metavar="FILE",
+                   help="calibration.json files: fit the model again on their trials, measuring "
+                   "nothing; several are pooled into --out (one machine calibrated more than once)")
     return p
 
 
@@ -180,7 +181,7 @@ def advise_parser():
                    "insert=0|1,delay=MS (repeat it to ask several)")
     p.add_argument("--rate", help="requests per second")
     p.add_argument("--calibration", help="a calibration.json [load/results/calibration.json, "
-                   "else the committed docs/results/calibrate-2026-11-28d/calibration.json]")
+                   "else the committed docs/results/calibrate-pooled-2026-11-28/calibration.json]")
     p.add_argument("--modes", help="comma-separated series "
                    "[every calibrated one; --verify: virtual,worker,reactive]")
     p.add_argument("--json", action="store_true", help="the answer as JSON")

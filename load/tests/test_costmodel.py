@@ -253,3 +253,34 @@ def test_a_few_noisy_trials_never_fit_a_cost_below_zero():
         m = costmodel.fit_series("virtual", synthetic(noise=0.6, seed=seed, reps=1), {}, 2)
         assert min(m.cpu.coef) >= 0 and min(m.machine.coef) >= 0, seed
         assert costmodel.predict(m, sh, 200, 2).cpu_ms_per_req.value > 0, seed
+
+
+def test_calibrations_of_one_machine_pool_into_one_and_others_are_refused(tmp_path, monkeypatch):
+    """--refit A B --out DIR fits the union of both calibrations' trials; each sweep's crossing counts only where
+    both crossed; a calibration of another machine is refused, and pooling without --out too (it would overwrite
+    the first)."""
+    monkeypatch.setattr(calibrate, "LATEST", str(tmp_path / "latest" / "calibration.json"))
+    facts = {"cores": 2, "cpu": "test", "seed": 1, "took_s": 700, "date": "d1"}
+    paths = []
+    for i, seed in enumerate((3, 4)):
+        trials = synthetic(seed=seed)
+        if i == 1:   # the second sweep crossed one step later than the first
+            trials = [t if t.kind != "sweep" or t.rate != 2000 else
+                      Trial(**{**t.__dict__, "p99_ms": 25.0}) for t in trials]
+        cal = calibrate.fit({**facts, "seed": seed}, trials, {"virtual": {"worker threads": 200}})
+        cal.write(tmp_path / f"c{i}.json")
+        paths.append(str(tmp_path / f"c{i}.json"))
+    out = tmp_path / "pooled"
+    assert calibrate.refit(paths, str(out)) == 0
+    pooled = Calibration.read(out / "calibration.json")
+    assert len(pooled.trials) == 2 * len(synthetic()) and [p["seed"] for p in pooled.facts["pooled"]] == [3, 4]
+    assert pooled.facts["took_s"] == 1400
+    alone = Calibration.read(paths[0]).series["virtual"]
+    assert alone.sweep_ceiling == 2000 and pooled.series["virtual"].sweep_ceiling == 2600
+    with pytest.raises(Fatal, match="--out"):
+        calibrate.refit(paths)
+    other = Calibration.raw(paths[1])
+    other["facts"]["cpu"] = "another"
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    with pytest.raises(Fatal, match="cpu"):
+        calibrate.refit([paths[0], str(tmp_path / "other.json")], str(out))

@@ -11,7 +11,7 @@ from harness.infra.tools import LOAD_DIR, ROOT
 
 SCENARIO = "workload"
 LATEST = os.path.join(LOAD_DIR, "results", "calibration.json")   # calibrate's newest
-COMMITTED = os.path.join(ROOT, "docs", "results", "calibrate-2026-11-28d", "calibration.json")
+COMMITTED = os.path.join(ROOT, "docs", "results", "calibrate-pooled-2026-11-28", "calibration.json")
 
 
 def workload_params(cal=None):
@@ -97,9 +97,9 @@ def recommend(preds, rate, shape=None):
     words.append(f"Memory: {small.rss_mib.value:.0f} MiB ({small.series}) to "
                  f"{big.rss_mib.value:.0f} MiB ({big.series}) at this rate.")
     if shape and shape["calls"] >= 2 and any(p.bound == "cores" for p in preds.values()):
-        # docs/advise.md: the check of 2026-11-28 13:15, calls=3 and calls=4
+        # docs/advise.md: the checks of 2026-11-28 13:15 and 17:09, calls=3, 4 and 5
         words.append("A ceiling the cores set is likely low for a request of several sequential "
-                     "calls: in the last check, shapes of 3 and 4 calls served 1.5 to 3 times "
+                     "calls: in the last two checks, shapes of 3 to 5 calls served 1.5 to 3 times "
                      "the rate predicted.")
     outside = sorted({o for p in preds.values() for o in p.outside})
     if outside:

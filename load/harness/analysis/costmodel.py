@@ -20,7 +20,15 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from harness.analysis.costrecords import Figure, Fit, Trial, busy, settled, sweep_ceiling
+from harness.analysis.costrecords import (
+    Figure,
+    Fit,
+    Trial,
+    busy,
+    confirmed_ceiling,
+    settled,
+    sweep_ceiling,
+)
 from harness.infra.errors import Fatal
 
 # the shape's items, in the catalogue's order (GET /scenarios, workload)
@@ -169,7 +177,9 @@ def in_flight(rate, latency_ms):
 def fit_series(series, trials, bounds, ncores):
     """The SeriesModel of SERIES from its TRIALS (cpu, memory, sweep and idle kinds)."""
     sweep = sorted((t for t in trials if t.kind == "sweep"), key=lambda t: t.rate)
-    crossed = sweep_ceiling(sweep)
+    # calibrations pooled swept each rate more than once: a crossing counts where all crossed
+    pooled = len({t.rate for t in sweep}) < len(sweep)
+    crossed = confirmed_ceiling(sweep) if pooled else sweep_ceiling(sweep)
     served = [t for t in sweep if not crossed or t.rate < crossed]   # steps before p99 doubled
     cpu = settled([t for t in trials if t.kind in ("cpu", "memory") and t.ok]) + served
     # a request's CPU once compiled: each trial's CPU less the JIT's (Trial.jit_ms)

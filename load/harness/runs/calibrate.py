@@ -17,6 +17,7 @@ from harness.analysis import costmodel, costrecords
 from harness.analysis.advice import LATEST
 from harness.analysis.costmodel import SHAPE_KEYS, Calibration
 from harness.infra.catalogue import table
+from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.tools import LOAD_DIR
 from harness.runs.costbench import SCENARIO, Bench
@@ -54,7 +55,7 @@ SWEEP_RATES = (50, 800, 1100, 1500, 2000, 2600, 3400, 4400, 5700, 7400)
 
 def run(args):
     if args.refit:
-        return refit(args.refit)
+        return refit(args.refit, args.out)
     series = tuple(x for x in (args.modes or ",".join(SERIES)).split(",") if x)
     quick = args.quick
     reps = int(args.reps or (1 if quick else 3))
@@ -103,11 +104,30 @@ def fit(facts, trials, bounds):
         for x, b in bounds.items()}, trials)
 
 
-def refit(path):
-    """--refit: the model fitted again on the trials a calibration.json holds (nothing measured)."""
-    cal = Calibration.read(path, models=False)
-    bounds = {x: m["bounds"] for x, m in Calibration.raw(path)["series"].items()}
-    return publish(fit(cal.facts, cal.trials, bounds), os.path.dirname(os.path.abspath(path)))
+# what calibrations pooled must share: one machine and one app (docs/advise.md)
+SAME = ("cpu", "cores", "memory_mib", "app_java", "quarkus", "java_opts")
+
+
+def refit(paths, out=None):
+    """--refit: the model fitted again on the trials of PATHS (calibration.json files), measuring
+    nothing: one in its own folder, several pooled (their trials together) into OUT. Two
+    calibrations of one machine predicted ceilings a median 15 % apart (docs/advise.md)."""
+    cals = [Calibration.read(p, models=False) for p in paths]
+    differ = [k for k in SAME if len({str(c.facts.get(k)) for c in cals}) > 1]
+    if differ:
+        raise Fatal(f"cannot pool calibrations whose {', '.join(differ)} differ: "
+                    f"{', '.join(paths)}")
+    if len(cals) > 1 and not out:
+        raise Fatal("pooling calibrations needs --out DIR (each keeps its own folder)")
+    facts = dict(cals[0].facts)
+    if len(cals) > 1:
+        facts["pooled"] = [{k: c.facts.get(k) for k in ("date", "seed", "git_commit", "took_s")}
+                           for c in cals]
+        facts["took_s"] = sum(c.facts.get("took_s") or 0 for c in cals)
+    bounds = {x: m["bounds"] for x, m in Calibration.raw(paths[0])["series"].items()}
+    out = os.path.abspath(out) if out else os.path.dirname(os.path.abspath(paths[0]))
+    os.makedirs(out, exist_ok=True)
+    return publish(fit(facts, [t for c in cals for t in c.trials], bounds), out)
 
 
 def publish(cal, out, latest=True):
@@ -144,7 +164,10 @@ def page(cal):
     lines = [f"# Calibration: {f.get('cpu')}, {f.get('cores')} cores, {f.get('date')}", "",
              f"{f.get('jdk')}; Quarkus {f.get('quarkus')}; commit {f.get('git_commit')}; "
              f"{f.get('reps')} repetitions of {f.get('seconds')} s trials, "
-             f"{f.get('took_s')} s in all (docs/advise.md). The app's CPU ms per request for each "
+             f"{f.get('took_s')} s in all"
+             + (f", {len(f['pooled'])} calibrations pooled (seeds "
+                f"{', '.join(str(x['seed']) for x in f['pooled'])})" if f.get("pooled") else "")
+             + " (docs/advise.md). The app's CPU ms per request for each "
              "part on a full machine (each operation costs 1 + beta times that on an idle one) and "
              "the cores busy whatever the rate, with 95 % intervals:", "",
              "| part | " + " | ".join(series) + " |", "|---" * (len(series) + 1) + "|"]
