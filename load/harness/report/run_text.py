@@ -30,7 +30,12 @@ def settings_text(meta):
     return ", ".join(f"{label} {values.get(key, '?')}" for key, label in SETTINGS)
 
 
-def worker_pool_of(meta, default=200):
+# the app's quarkus.thread-pool.max-threads (src/main/resources/application.properties), for a run
+# whose app did not tell it at /q/info
+WORKER_THREADS = 200
+
+
+def worker_pool_of(meta, default=WORKER_THREADS):
     """quarkus.thread-pool.max-threads of the run's app: the worker-mode ceiling's numerator."""
     v = str((meta.get("settings") or {}).get("quarkus.thread-pool.max-threads", ""))
     return int(v) if v.isdigit() else default

@@ -14,6 +14,7 @@ from harness.infra import procs, profiler, tools
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, children_cpu_ms, log
 from harness.report import profile_report, verdict_report
+from harness.report.run_text import WORKER_THREADS
 from harness.runs import plan
 from harness.runs.system import App, System
 from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, planned_looks, serves, trial_plan
@@ -229,7 +230,7 @@ class Interleaved:
             if not app.proc.alive():
                 raise Fatal(f"the app of {app.series} (pid {app.pid}) died during trial "
                             f"{os.path.basename(d)}; see {self.out}/logs")
-            row = steps.step_row(d, WORKER_POOL)
+            row = steps.step_row(d, WORKER_THREADS)
             window_s = (s.duration_ms + ramp) / 1000
             out.append(model.TrialRecord.of_step(rec, row, rc, window_s, speed_us))
             if rc:
@@ -367,7 +368,7 @@ class Interleaved:
         verdict_report.write(self.out, self.records, result, design)
         if self.profiler:
             profile_report.write(self.out, self.records, self.measured_dirs)
-        rc = verdict_report.publish(self.out, WORKER_POOL)
+        rc = verdict_report.publish(self.out, WORKER_THREADS)
         log(f"done in {time.monotonic() - t_run:.0f} s: {self.out}/report.html")
         for line in verdict_report.headline(result, design):
             log(line)
@@ -376,9 +377,6 @@ class Interleaved:
     @staticmethod
     def mean(xs):
         return sum(xs) / len(xs) if xs else 0.0
-
-
-WORKER_POOL = 200   # quarkus.thread-pool.max-threads: the worker rows' Little's-law ceiling
 
 
 def run(s, out, cmdline):

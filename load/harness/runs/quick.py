@@ -29,6 +29,7 @@ from harness.infra import tools
 from harness.infra.procs import Procs, log
 from harness.infra.progress import Stages
 from harness.report import quick_report
+from harness.report.run_text import worker_pool_of
 from harness.runs import threadfacts
 from harness.runs.costbench import Bench, jit_ms
 from harness.runs.plan import base_of
@@ -80,7 +81,7 @@ class Quick:
         self.stages.start("starting the apps")
         b = self.bench
         b.start()
-        threads = int(b.info(self.series[0]).get("quarkus.thread-pool.max-threads") or 200)
+        threads = worker_pool_of({"settings": b.info(self.series[0])})
         run = QuickRun({}, threads, order=list(self.series),
                        thread_facts=[{**asdict(f), "sentence": f.sentence()} for f in facts])
         self.stages.start("warming until the JIT is quiet")
