@@ -125,9 +125,10 @@ def render_html(rows, meta, scenarios, worker_pool, decided=None, profiled=None,
         flagged=[dict(r, load=load_label(r)) for r in rows if r["flags"]], tips=tips.texts)
 
 
-def write_html(run, rows, meta, scenarios, worker_pool, opening=()):
+def write_html(run, rows, meta, scenarios, worker_pool, decided, opening=()):
+    """report.html of ROWS into RUN; DECIDED: its verdicts (verdict_sections.load), read once."""
     with open(os.path.join(run, "report.html"), "w") as f:
-        f.write(render_html(rows, meta, scenarios, worker_pool, verdict_sections.load(run),
+        f.write(render_html(rows, meta, scenarios, worker_pool, decided,
                             profile_report.load(run), opening))
 
 

@@ -29,16 +29,16 @@ def load_rows(run, worker_pool):
     return sort_rows(rows)
 
 
-def write_csv_json(run, rows):
+def write_csv_json(run, rows, data):
+    """summary.csv and summary.json of ROWS; DATA: the run's verdicts (verdict_sections.load), read
+    before summary.json is written over (a published result's verdicts are in it)."""
     typed = [model.StepRow.of(r) for r in rows]
     with open(os.path.join(run, "summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=model.FIELDS)
         w.writeheader()
         w.writerows(r.csv_cells() for r in typed)
     meta = read_json(os.path.join(run, "machine.json"), {})
-    # read before the file is opened for writing: a published result's verdicts are in summary.json
-    lad, head = (ladder_report.of_run(verdict_sections.load(run), rows),
-                 verdict_sections.json_head(run))
+    lad, head = ladder_report.of_run(data, rows), verdict_sections.json_head(data)
     # one row a line: a fifth smaller than indented
     with open(os.path.join(run, "summary.json"), "w") as f:
         f.write("{" + head + (f'"ladder": {json.dumps(lad)},\n' if lad else "")
@@ -46,10 +46,10 @@ def write_csv_json(run, rows):
                 + ",\n".join(json.dumps(r.as_dict()) for r in typed) + "\n]}\n")
 
 
-def opening(run, rows, worker_pool):
-    """The lines summary.md and report.html open with: the verdicts' (verdict_summary.opening), or
-    for a run without (sequential) what was swept and its point targets."""
-    data = verdict_sections.load(run)
+def opening(data, rows, worker_pool):
+    """The lines summary.md and report.html open with: the verdicts DATA's
+    (verdict_summary.opening), or for a run without (sequential) what was swept and its point
+    targets."""
     if data:
         return verdict_summary.opening(data)
     steps = ", ".join(
@@ -67,9 +67,9 @@ def opening(run, rows, worker_pool):
     return out
 
 
-def how_measured(run, meta):
-    """The section summary.md ends with: the design, the machine, the tools, the method."""
-    data = verdict_sections.load(run)
+def how_measured(data, meta):
+    """The section summary.md ends with: the design (of the verdicts DATA), the machine, the tools,
+    the method."""
     lines = ["## How this was measured", ""] + (
         [verdict_sections.design_text(data["design"]), ""] if data else [])
     lines += [f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), "
@@ -103,11 +103,11 @@ def how_measured(run, meta):
     return lines
 
 
-def write_md(run, rows, meta, scenarios, worker_pool):
-    lines = ["# vt-vs-reactive load run", "", *opening(run, rows, worker_pool), ""]
-    decided = verdict_sections.md_lines(verdict_sections.load(run))
-    lines += decided + ladder_report.md_lines(
-        ladder_report.of_run(verdict_sections.load(run), rows))
+def write_md(run, rows, meta, scenarios, worker_pool, data, head):
+    """summary.md: HEAD (opening's lines), the verdicts DATA, the steps, how it was measured."""
+    lines = ["# vt-vs-reactive load run", "", *head, ""]
+    decided = verdict_sections.md_lines(data)
+    lines += decided + ladder_report.md_lines(ladder_report.of_run(data, rows))
     # no point verdicts beside the intervals
     lines += [] if decided else targets_md(rows, meta, worker_pool)
     for sc in scenarios:
@@ -129,7 +129,7 @@ def write_md(run, rows, meta, scenarios, worker_pool):
     lines += ["## Flagged steps", ""]
     lines += [f"- {r['scenario']} {r['mode']} {r['tool']} {load_label(r)}: {r['flags']}"
               + (f" ({r['errors']})" if r.get("errors") else "") for r in flagged] or ["none"]
-    lines += ["", *how_measured(run, meta)]
+    lines += ["", *how_measured(data, meta)]
     with open(os.path.join(run, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -156,9 +156,11 @@ def write_all(run, rows, meta):
     """summary.csv, summary.json, summary.md and report.html of ROWS into the folder RUN."""
     seen = list(dict.fromkeys(r["scenario"] for r in rows))
     worker_pool = worker_pool_of(meta)
-    write_csv_json(run, rows)
-    write_md(run, rows, meta, seen, worker_pool)
-    html_report.write_html(run, rows, meta, seen, worker_pool, opening(run, rows, worker_pool))
+    data = verdict_sections.load(run)   # once, before summary.json is written over
+    head = opening(data, rows, worker_pool)
+    write_csv_json(run, rows, data)
+    write_md(run, rows, meta, seen, worker_pool, data, head)
+    html_report.write_html(run, rows, meta, seen, worker_pool, data, head)
     flagged = sum(1 for r in rows if r["flags"])
     print(f"{len(rows)} steps, {flagged} flagged -> {run}/summary.csv, summary.json, summary.md, "
           "report.html")

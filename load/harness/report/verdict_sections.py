@@ -46,9 +46,10 @@ def summary_json(data):
             **({"cannot_decide": data["cannot_decide"]} if data.get("cannot_decide") else {})}
 
 
-def json_head(run):
-    """The start of summary.json for RUN: its verdict keys, one verdict a line; '' if sequential."""
-    head = summary_json(load(run))
+def json_head(data):
+    """The start of summary.json from a run's verdicts DATA (load): its verdict keys, one verdict a
+    line; '' if sequential (None)."""
+    head = summary_json(data)
     return "".join(f'"{k}": ' + ("[\n" + ",\n".join(json.dumps(e) for e in v) + "\n]"
                                  if k == "verdicts" else json.dumps(v)) + ",\n"
                    for k, v in head.items())
