@@ -11,13 +11,12 @@ The JSON of the repeat and of calls4 is in commit deb0649 (each lives in the poo
 Each calibration is refitted from its trials by the model in use (costmodel.fit_series) and predicts every CPU point
 and ceiling the six checks of 2026-11-28 measured (model-form-2026-11-28/forms.py reads them from git), then those of
 the pooled calibration's own check."""
-import json
 import statistics
 import sys
-import tempfile
 
 sys.path.insert(0, "load")
 sys.path.insert(0, "docs/results/model-form-2026-11-28")
+import events  # noqa: E402
 import forms  # noqa: E402
 from harness.analysis import costmodel as cm  # noqa: E402
 
@@ -32,13 +31,9 @@ CHECKS = ("006383e:docs/results/verify-repeat-2026-11-28/verify.json",
 
 
 def models(spec):
-    raw = forms.git_json(spec)
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
-        json.dump(raw, f)
-        f.flush()
-        trials = cm.Calibration.read(f.name, models=False).trials
-    return {s: cm.fit_series(s, [t for t in trials if t.series == s], v["bounds"], forms.NCORES)
-            for s, v in raw["series"].items()}, raw["facts"].get("took_s")
+    """SPEC's series models refitted (events.calibration), and its measuring time."""
+    return ({s: m for s, (m, _) in events.calibration(spec).items()},
+            forms.git_json(spec)["facts"].get("took_s"))
 
 
 def main():

@@ -112,12 +112,7 @@ def predict(form, m, fix, shape, rate):
     else:
         cpu = fix(shape, rate, 0)
         demand = lambda r: max(0.1, fix(shape, r, 1))  # noqa: E731
-    limits = [cm.cores_ceiling(demand, share * forms.NCORES)]
-    for name, size in m.bounds.items():
-        held = cm.held_ms(name, shape, lat.value, m.latency.coef[cm.LAT_TERMS.index("query")])
-        if held:
-            limits.append(size * 1000 / held)
-    return cpu, min(limits)
+    return cpu, min([cm.cores_ceiling(demand, share * forms.NCORES), *forms.pools(m, shape, lat)])
 
 
 def tally():

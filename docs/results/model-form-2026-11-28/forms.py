@@ -107,13 +107,16 @@ def predict(m, form, shape, rate):
     cpu = app.at(rate_features(shape, rate, m.rates, form == "log"))[0]
     lat = cm.latency(m, shape)
     share = max(m.util_max, cm.util_for(m, lat.value + m.tail_ms))
-    limits = [cm.cores_ceiling(lambda r: max(0.1, mach.at(rate_features(shape, r, m.rates, form == "log"))[0]),
-                               share * NCORES)]
-    for name, size in m.bounds.items():
-        held = cm.held_ms(name, shape, lat.value, m.latency.coef[cm.LAT_TERMS.index("query")])
-        if held:
-            limits.append(size * 1000 / held)
-    return cpu, min(limits)
+    cores = cm.cores_ceiling(lambda r: max(0.1, mach.at(rate_features(shape, r, m.rates, form == "log"))[0]),
+                             share * NCORES)
+    return cpu, min([cores, *pools(m, shape, lat)])
+
+
+def pools(m, shape, lat):
+    """The rates model M's bounds (worker threads, connections) allow SHAPE of latency LAT, by Little's law."""
+    held = [(size, cm.held_ms(name, shape, lat.value, m.latency.coef[cm.LAT_TERMS.index("query")]))
+            for name, size in m.bounds.items()]
+    return [size * 1000 / h for size, h in held if h]
 
 
 def main():

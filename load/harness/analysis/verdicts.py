@@ -142,7 +142,7 @@ def targets(rows, worker_pool):
     names = series_names(rows)
     for mode in [m for m in names if m == "reactive" or m.split("+")[0] == "virtual"]:
         r4 = [r for r in _rows(rows, "io", mode, "vegeta") if float(r["load"]) == 4000]
-        if r4 and not mode.endswith(AA_SUFFIX):
+        if r4:
             r = r4[0]
             out.append((f"io 4,000 req/s, {mode}: 100% ok and p99 <= 150 ms",
                         f"{fmt(r['success_pct'], 2)}% ok, p99 (successes) {fmt(_p99(r))} ms",
