@@ -72,4 +72,5 @@ def tally(checks, spread=True):
 
 
 if __name__ == "__main__":
-    main()
+    with forms.before_waits():
+        main()

@@ -133,5 +133,6 @@ def tally():
 
 
 if __name__ == "__main__":
-    ratio_table()
-    tally()
+    with forms.before_waits():
+        ratio_table()
+        tally()

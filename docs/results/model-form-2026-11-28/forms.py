@@ -9,6 +9,7 @@ Run from the repository's root: load/.venv/bin/python docs/results/model-form-20
 A check that measured a workload twice counts each CPU point once (the median of both passes' trials) and
 each sweep apart. The calibrations and checks are read from git (some left the tree for room: docs/results/README.md). The form was
 chosen on the checks before 2026-11-28 13:00; the last calibration and its check came after, on new workloads."""
+import contextlib
 import json
 import math
 import statistics
@@ -33,6 +34,19 @@ DAYS = {   # calibration -> the checks measured against it (commit:path)
     "docs/results/calibrate-2026-11-28d/calibration.json": ("deb0649:docs/results/verify-2026-11-28d/verify.json",),
 }
 NCORES = 2
+
+
+@contextlib.contextmanager
+def before_waits():
+    """The model these scripts (forms, events, compare.py) measured: the one in use until the app's CPU got a term per
+    second a request waits (docs/results/model-wait-2026-11-28/wait.py), whose app CPU has the machine's terms alone."""
+    terms, feats = cm.APP_TERMS, cm.features
+    cm.APP_TERMS = cm.CPU_TERMS
+    cm.features = lambda shape, rate, u, beta, rates=None, app=False: feats(shape, rate, u, beta, rates)
+    try:
+        yield
+    finally:
+        cm.APP_TERMS, cm.features = terms, feats
 
 
 def git_json(spec):
@@ -154,4 +168,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    with before_waits():
+        main()

@@ -6,6 +6,7 @@ CPU per request (ms) = (the request's own cost + per call x calls + per fan-out 
                        x (1 + beta x (1 - u))
                        + per million divisions x the CPU kernel's divisions
                        + per_second (cores) x 1,000 / rate
+                       + per second waited x the request's waits (the app's CPU only)
 u: the machine's busy share; on an idle machine each event wakes a sleeping thread, so operations
 cost more (divisions do not). beta is fitted per series on a grid, the rest by least squares. The
 same form on the machine's CPU gives u (busy_share) and the cores a rate needs; the ceiling keeps
@@ -37,6 +38,9 @@ SHAPE_KEYS = ("delay", "calls", "fanout", "queries", "cpu", "insert")
 # 2026-11-27/28 sweeps: as the machine filled a shape's CPU fell with its operations, not log(rate)
 PARTS = ("fixed", "call", "fanout_step", "concurrent_call", "query", "insert")
 CPU_TERMS = PARTS + ("mdiv", "per_second")
+# the app's CPU also grows with how long a request waits (the calibration's 1-s call: timers, parked
+# requests, a heap of more of them); on the machine's the term made ceilings worse (docs/advise.md)
+APP_TERMS = CPU_TERMS + ("per_s_waited",)
 LAT_TERMS = PARTS + ("mdiv",)
 BETAS = tuple(k / 4 for k in range(41))   # the grid beta is fitted on: 0 to 10
 
@@ -66,22 +70,24 @@ def work(shape):
             shape["insert"], divisions(shape["cpu"]) / 1e6]
 
 
-def features(shape, rate, u, beta, rates=None):
-    """The CPU model's inputs (CPU_TERMS' order) of SHAPE at RATE req/s on a machine U busy (0-1),
-    operations scaled by 1 + BETA x (1 - U); RATES (low, high): the rate held to that range."""
+def features(shape, rate, u, beta, rates=None, app=False):
+    """The CPU model's inputs (CPU_TERMS' order; APP: APP_TERMS') of SHAPE at RATE req/s on a
+    machine U busy (0-1), operations scaled by 1 + BETA x (1 - U); RATES: the rate held to them."""
     if rates:
         rate = min(max(rate, rates[0]), rates[1])
     *parts, mdiv = work(shape)
     idle = 1 + beta * (1 - min(max(u, 0.0), 1.0))
-    return [p * idle for p in parts] + [mdiv, 1000 / max(rate, 1e-3)]
+    waits = [waited_ms(shape) / 1000] if app else []
+    return [p * idle for p in parts] + [mdiv, 1000 / max(rate, 1e-3)] + waits
 
 
-def fit_busy(trials, y, ncores):
-    """(beta, Fit) of Y on TRIALS: beta on BETAS with the least SSE, each trial at its own u."""
+def fit_busy(trials, y, ncores, app=False):
+    """(beta, Fit) of Y on TRIALS: beta on BETAS with the least SSE, each trial at its own u; APP:
+    the app's terms (APP_TERMS)."""
     best = None
     for beta in BETAS:
-        x = [features(t.shape, t.sent_rps, busy(t) / ncores, beta) for t in trials]
-        fit = Fit.of(CPU_TERMS, x, y, nonneg=True)
+        x = [features(t.shape, t.sent_rps, busy(t) / ncores, beta, app=app) for t in trials]
+        fit = Fit.of(APP_TERMS if app else CPU_TERMS, x, y, nonneg=True)
         sse = float(((np.asarray(y) - np.asarray(x) @ np.asarray(fit.coef)) ** 2).sum())
         if best is None or sse < best[0]:
             best = (sse, beta, fit)
@@ -159,7 +165,7 @@ class Calibration:
     def read(cls, path, models=True):
         """The calibration at PATH; MODELS=False: its facts and trials only (to fit again)."""
         d = cls.raw(path)
-        old = [k for k, v in d["series"].items() if tuple(v["cpu"]["names"]) != CPU_TERMS]
+        old = [k for k, v in d["series"].items() if tuple(v["cpu"]["names"]) != APP_TERMS]
         if models and old:
             raise Fatal(f"{path}: fitted with an older model ({', '.join(old)}: terms "
                         f"{', '.join(d['series'][old[0]]['cpu']['names'])}); fit it again from "
@@ -183,7 +189,7 @@ def fit_series(series, trials, bounds, ncores):
     served = [t for t in sweep if not crossed or t.rate < crossed]   # steps before p99 doubled
     cpu = settled([t for t in trials if t.kind in ("cpu", "memory") and t.ok]) + served
     # a request's CPU once compiled: each trial's CPU less the JIT's (Trial.jit_ms)
-    beta, app = fit_busy(cpu, [max(0.0, t.app_ms - t.jit_ms) for t in cpu], ncores)
+    beta, app = fit_busy(cpu, [max(0.0, t.app_ms - t.jit_ms) for t in cpu], ncores, app=True)
     beta_machine, mach = fit_busy(cpu, [max(0.0, t.machine_ms - t.jit_ms) for t in cpu], ncores)
     # unloaded latency: each shape's trials at its lower rate (at the higher, queueing or the JIT
     # put 157-629 ms into p50 at times on 2026-11-28, shrinking the DB pool's Little's-law bound)
@@ -288,7 +294,7 @@ def _fig(t, floor=0.0):
 def predict(m, shape, rate, ncores):
     """The Prediction of series model M for SHAPE at RATE req/s on a machine of NCORES."""
     u = busy_share(m, shape, rate, ncores)
-    cpu = _fig(m.cpu.at(features(shape, rate, u, m.beta, m.rates)))
+    cpu = _fig(m.cpu.at(features(shape, rate, u, m.beta, m.rates, app=True)))
     cores = Figure(*(v * rate / 1000 for v in (cpu.value, cpu.low, cpu.high)))
     mach = _fig(m.machine.at(features(shape, rate, u, m.beta_machine, m.rates)))
     mcores = Figure(*(v * rate / 1000 for v in (mach.value, mach.low, mach.high)))

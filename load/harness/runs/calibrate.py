@@ -172,8 +172,9 @@ def page(cal):
              "the cores busy whatever the rate, with 95 % intervals:", "",
              "| part | " + " | ".join(series) + " |", "|---" * (len(series) + 1) + "|"]
     terms = {x: m.cpu.terms() for x, m in cal.series.items()}
-    for name in costmodel.CPU_TERMS:
+    for name in costmodel.APP_TERMS:
         what = {"mdiv": "per million divisions (cpu)", "per_second": "cores busy whatever the rate",
+                "per_s_waited": "per second a request waits (delay calls)",
                 "fanout_step": "per fan-out (once, whatever its calls)"}.get(name, name)
         lines.append(f"| {what} | " + " | ".join(cell(*terms[x][name]) for x in series) + " |")
     rows = (("beta: the app's, the machine's", lambda m: f"{m.beta:g}, {m.beta_machine:g}"),
