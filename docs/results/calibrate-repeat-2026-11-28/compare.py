@@ -39,7 +39,7 @@ def models(spec):
 def main():
     tally(CHECKS)
     print("\nthe check of the pooled calibration (verify-2026-11-28e, six new workloads), asked of each calibration:")
-    tally(("docs/results/verify-2026-11-28e/verify.json",), spread=False)
+    tally(("325afb5:docs/results/verify-2026-11-28e/verify.json",), spread=False)
 
 
 def tally(checks, spread=True):

@@ -18,7 +18,7 @@ import forms  # noqa: E402
 from harness.analysis import costmodel as cm  # noqa: E402
 
 DAYS = {**forms.DAYS, "docs/results/calibrate-pooled-2026-11-28/calibration.json":
-        ("docs/results/verify-2026-11-28e/verify.json",)}
+        ("325afb5:docs/results/verify-2026-11-28e/verify.json",)}
 
 
 @contextlib.contextmanager
