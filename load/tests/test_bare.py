@@ -10,14 +10,14 @@ from fakes import settings, system
 
 from harness.infra import tools
 from harness.runs import interleave, plan
+from harness.runs import system as system_mod
 
 LOAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def test_the_catalogue_names_it_a_bare_series():
-    s = system("--modes", "bare,floor,reactive", "--scenario", "io")
-    assert s.bare("bare") and s.bare("bare-aa")
-    assert not any(s.bare(x) for x in ("floor", "reactive", "virtual+socket", "ladder-rest"))
+    assert system_mod.bare("bare") and system_mod.bare("bare-aa")
+    assert not any(system_mod.bare(x) for x in ("floor", "reactive", "virtual+socket", "ladder-rest"))
 
 
 def test_it_starts_as_the_bare_main_on_the_apps_class_path_with_the_apps_settings():
@@ -48,9 +48,10 @@ def test_a_native_run_refuses_it():
 def test_it_is_ready_when_it_serves_and_has_no_metrics_to_scrape():
     s = system("--modes", "bare,floor", "--scenario", "io", "--aa", "none")
     url = "http://127.0.0.1:9101"
-    assert s.ready_url(url, "bare") == url + "/bare/io?delay=100&calls=1"
-    assert s.ready_url(url, "floor") == url + "/q/health/ready"
-    assert s.metrics_url(url, "bare") == "" and s.metrics_url(url, "floor") == url + "/q/metrics"
+    assert system_mod.ready_url(url, "bare") == url + "/bare/io?delay=100&calls=1"
+    assert system_mod.ready_url(url, "floor") == url + "/q/health/ready"
+    assert system_mod.metrics_url(url, "bare") == ""
+    assert system_mod.metrics_url(url, "floor") == url + "/q/metrics"
     s.sampler("/tmp/samples.jsonl", 42, url, 43, "bare")
     argv = s.ps.started[-1][1]
     assert "--metrics" not in argv and argv[argv.index("--pid") + 1] == "42" and "delay=43" in argv

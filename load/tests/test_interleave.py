@@ -65,7 +65,7 @@ def test_jvm_opts_go_to_one_series_and_bad_ones_are_clear_errors():
 
 
 def test_a_trial_record_comes_from_its_step_row():
-    row = steps.step_row(os.path.join(FIXTURES, "vegeta-ok"), 200)
+    row = steps.step_figures(os.path.join(FIXTURES, "vegeta-ok"), 200)
     rec = model.TrialRecord.of_step({"block": 3, "series": "virtual"}, row, 0, 6.0)
     assert rec["block"] == 3 and rec["error"] is None and rec["duration_s"] == 6.0
     assert rec["ok"] == round(row["requests"] * row["success_pct"] / 100)
@@ -86,9 +86,9 @@ def synthetic_run(tp, blocks, cpu_factor, seed=1):
             for rec, series in zip(t.records(), t.series, strict=True):
                 inv = luck.setdefault((series, t.invocation), rng.normal(0, 0.01))
                 cpu = 0.15 * cpu_factor.get(series, 1.0) * math.exp(drift + inv + rng.normal(0, 0.03))
-                row = {"requests": int(t.rate * 4), "success_pct": 100.0, "cpu_ms_per_req": cpu,
-                       "p99_ok_ms": 110 * math.exp(rng.normal(0, 0.03)), "rss_peak_mib": 400 + rng.normal(0, 4),
-                       "flags": ""}
+                row = model.StepRow(requests=int(t.rate * 4), success_pct=100.0, cpu_ms_per_req=cpu,
+                                    p99_ok_ms=110 * math.exp(rng.normal(0, 0.03)),
+                                    rss_peak_mib=400 + rng.normal(0, 4), flags="")
                 out.append(model.TrialRecord.of_step(rec, row, 0, 4.0))
     return out
 
@@ -104,7 +104,7 @@ def test_plan_to_summary_json_verdicts(tmp_path):
         "seed": 7, "restart_every": 2, "blocks": 8, "looks": [8], "level": level, "trial": "3s", "ramp_in": "1000ms",
         "jvm_opts": {}, "warmup": [], "seconds": 600})
     assert sum(1 for _ in open(tmp_path / verdict_sections.TRIALS)) == len(records) == 8 * 3
-    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)))
+    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)), {})
     data = json.load(open(tmp_path / "summary.json"))
     assert data["design"]["design"] == "interleaved" and data["design_broken"] is None
     v = {(e["metric"], e["aa"]): e for e in data["verdicts"]}
@@ -128,6 +128,6 @@ def test_plan_to_summary_json_verdicts(tmp_path):
 
 
 def test_no_verdicts_file_leaves_a_sequential_summary_as_it_was(tmp_path):
-    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)))
+    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)), {})
     assert set(json.load(open(tmp_path / "summary.json"))) == {"machine", "rows"}
     assert verdict_sections.md_lines(None) == [] and verdict_sections.html_section(None) == ""

@@ -159,7 +159,7 @@ def test_summary_and_report_carry_the_floor_the_waterfall_and_the_share(tmp_path
     result = stats.analyse(recs, for_series(tp.series), AA_PAIRS, 0.95, seed=7)
     result["ladder"] = ladder.analyse(recs, 0.95, 7, result["design_broken"])
     verdict_report.write(str(tmp_path), recs, result, {"design": "interleaved"})
-    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)))
+    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)), {})
     data = json.load(open(tmp_path / "summary.json"))
     assert {w["mode"] for w in data["ladder"]["waterfall"]} == {"reactive", "virtual", "worker"}
     assert {e["series"] for e in data["ladder"]["over_floor"]} >= {"reactive", "virtual", "worker", "ladder-rest"}

@@ -29,20 +29,21 @@ def test_a_step_row_is_typed_and_reads_like_a_dict():
     with pytest.raises(KeyError):
         row["p99_okms"] = 1.0
     assert row.get("nothing", 7) == 7 and list(row.as_dict()) == model.FIELDS
-    assert steps.step_row(os.path.join(FIXTURES, "vegeta-ok"), 200) == row.as_dict()
+    assert steps.step_figures(os.path.join(FIXTURES, "vegeta-ok"), 200) == row
     back = model.StepRow.of(dict(row.as_dict(), extra=1))
     assert back == row and back.csv_cells()["ranges"] == ""
     assert model.StepRow(ranges={"p99_ms": [1, 2]}).csv_cells()["ranges"] == '{"p99_ms": [1, 2]}'
 
 
 def test_a_trial_record_is_the_models_and_the_runners_alike():
-    row = steps.step_row(os.path.join(FIXTURES, "vegeta-ok"), 200)
+    row = steps.step_figures(os.path.join(FIXTURES, "vegeta-ok"), 200)
     ids = {"block": 1, "position": 0, "scenario": "io", "rate": 500.0, "series": "reactive", "invocation": 0,
            "duet_with": None}
     for rc in (0, 124):
         rec = model.TrialRecord.of_step(ids, row, rc, 6.0)
         assert rec == model.TrialRecord.of_step(ids, row, rc, 6.0)
-        assert list(rec) == model.TrialRecord.names() and model.TrialRecord.of(rec).as_dict() == rec
+        assert isinstance(rec, model.TrialRecord) and list(rec.as_dict()) == model.TrialRecord.names()
+        assert model.TrialRecord.of(rec) == rec and model.TrialRecord.of(rec.as_dict()) == rec
     assert tuple(model.TrialRecord.names()[:len(model.TRIAL_IDS)]) == model.TRIAL_IDS
 
 

@@ -154,6 +154,6 @@ def test_rewriting_a_published_interleaved_result_keeps_its_verdicts(tmp_path):
     entry = {"target": "A/A: reactive-aa / reactive contains 1.00", "verdict": "PASS", "ratio": 1.0}
     (tmp_path / "summary.json").write_text(json.dumps({"verdicts": [entry], "design": design, "design_broken": None,
                                                        "skipped": [], "machine": {}, "rows": []}))
-    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)))
+    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)), {})
     data = json.loads((tmp_path / "summary.json").read_text())
     assert data["design"] == design and data["verdicts"][0]["target"] == entry["target"]

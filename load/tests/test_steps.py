@@ -1,5 +1,6 @@
 """Tests of load/steps.py (one step folder -> one row) and load/sample.py on small fixture files (tests/fixtures)."""
 import os
+import shutil
 
 import pytest
 
@@ -50,7 +51,7 @@ def test_vegeta_csv_splits_successes_and_leaves_out_the_ramp_in():
 
 
 def test_hey_step_reports_success_only_latency_beside_all_answers():
-    r = steps.step_row(os.path.join(FIX, "hey-errors"), POOL)
+    r = steps.step_figures(os.path.join(FIX, "hey-errors"), POOL)
     assert r["success_pct"] == 75.0
     assert r["p50_ok_ms"] == pytest.approx(104, rel=1e-2)   # successes only: 100 .. 110 ms
     assert r["p50_ms"] < r["p50_ok_ms"]                      # the fast 503s pull the all-answers median down
@@ -59,7 +60,7 @@ def test_hey_step_reports_success_only_latency_beside_all_answers():
 
 # ------------------------------------------------------------------------------------------- flags and CPU
 def test_clean_vegeta_step_has_no_flag_and_cpu_from_the_step_ends():
-    r = steps.step_row(os.path.join(FIX, "vegeta-ok"), POOL)
+    r = steps.step_figures(os.path.join(FIX, "vegeta-ok"), POOL)
     assert r["flags"] == ""
     assert r["cpu_ms_per_req"] == pytest.approx(2000 / 2500, rel=1e-3)   # 2,000 CPU ms over 2,500 successes
     assert r["cpu_pct"] == pytest.approx(40.0)                            # over 5 s wall
@@ -73,7 +74,7 @@ def test_clean_vegeta_step_has_no_flag_and_cpu_from_the_step_ends():
 
 
 def test_flags_low_send_rate_below_rate_errors_and_the_client_series():
-    r = steps.step_row(os.path.join(FIX, "vegeta-flags"), POOL)
+    r = steps.step_figures(os.path.join(FIX, "vegeta-flags"), POOL)
     assert set(r["flags"].split()) == {"LOW_SEND_RATE", "BELOW_RATE", "ERRORS"}
     assert r["mode"] == "worker+socket" and r["client"] == "socket"
     assert r["worker_ceiling_rps"] == 2000
@@ -96,3 +97,13 @@ def test_jvm_metrics_from_prometheus_text():
     assert m["process_cpu_ms"] == 2500.0
     assert m["pool_active"] == 3.0
     assert m["worker_active"] is None
+
+
+def test_a_step_is_measured_once_and_the_report_reads_its_row(tmp_path):
+    step = tmp_path / "vegeta-ok"
+    shutil.copytree(os.path.join(FIX, "vegeta-ok"), step)
+    row = steps.measure(str(step), POOL)
+    assert (step / "row.json").is_file() and row == steps.step_figures(os.path.join(FIX, "vegeta-ok"), POOL)
+    for raw in ("results.json", "results.bin", "samples.jsonl"):   # the tools' output, parsed no more
+        (step / raw).unlink(missing_ok=True)
+    assert steps.step_row(str(step), POOL) == row

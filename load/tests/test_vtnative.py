@@ -15,6 +15,7 @@ from fakes import FakePs, settings, system
 from harness.infra import catalogue, procs, tools
 from harness.infra.database import Database
 from harness.runs import interleave, scale
+from harness.runs import system as system_mod
 from harness.runs.system import System
 from harness.sampling.prom import metric_sum, parse
 
@@ -22,9 +23,9 @@ SERVED = ("io", "fanout", "db", "workload")
 
 
 def test_the_catalogue_names_it_a_process_of_its_own():
-    s = system("--modes", "vt-native,bare,virtual", "--scenario", "io", "--aa", "none")
-    assert s.kind("vt-native") == "helidon" and s.kind("bare") == "bare" and s.kind("virtual") == "mode"
-    assert s.bare("vt-native") and s.bare("vt-native-aa") and not s.bare("virtual")
+    kind, bare = system_mod.kind, system_mod.bare
+    assert kind("vt-native") == "helidon" and kind("bare") == "bare" and kind("virtual") == "mode"
+    assert bare("vt-native") and bare("vt-native-aa") and not bare("virtual")
     assert catalogue.table().series_for("db") == ("virtual", "worker", "reactive", "vt-native")
 
 
@@ -52,10 +53,9 @@ def test_a_native_run_refuses_it():
 
 
 def test_it_is_ready_when_it_serves_and_has_no_metrics_to_scrape():
-    s = system("--modes", "vt-native", "--scenario", "io", "--aa", "none")
     url = "http://127.0.0.1:9101"
-    assert s.ready_url(url, "vt-native") == url + "/vt-native/io?delay=100&calls=1"
-    assert s.metrics_url(url, "vt-native") == ""
+    assert system_mod.ready_url(url, "vt-native") == url + "/vt-native/io?delay=100&calls=1"
+    assert system_mod.metrics_url(url, "vt-native") == ""
 
 
 def test_its_jar_is_built_when_older_than_its_sources_or_the_apps_it_compiles(monkeypatch):

@@ -43,9 +43,16 @@ class _Fields:
     def get(self, key, default=None):
         return getattr(self, key) if key in self.__dataclass_fields__ else default
 
+    def keys(self):
+        """The fields' names: {**record} and dict(record) give its plain dict."""
+        return self.__dataclass_fields__.keys()
+
     def as_dict(self):
         """{field: value} in the model's order (not dataclasses.asdict: no deep copy of ranges)."""
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+ROW_FILE = "row.json"   # a step folder's StepRow
 
 
 @dataclass
@@ -98,6 +105,20 @@ class StepRow(_Fields):
     runs: str | None = _f(text=True)                          # median rows: '3 (median: run 2)'
     p99_range_ms: str | None = _f(text=True)                  # median rows: min-max of p99
     ranges: dict | None = _f(text=True)                       # median rows: {field: [min, max]}
+
+    def write(self, folder):
+        """FOLDER/row.json: the step's figures, measured once when it ended (steps.measure)."""
+        with open(os.path.join(folder, ROW_FILE), "w") as f:
+            json.dump(self.as_dict(), f)
+
+    @classmethod
+    def read(cls, folder):
+        """The StepRow of FOLDER's row.json; None when it has none (a run from before it)."""
+        try:
+            with open(os.path.join(folder, ROW_FILE)) as f:
+                return cls.of(json.load(f))
+        except (OSError, ValueError):
+            return None
 
     def csv_cells(self):
         """The row as summary.csv writes it: '' for no value, a dict as JSON."""
@@ -168,21 +189,32 @@ class TrialRecord(_Fields):
     speed_us: float | None = _f("us")      # the yardstick's unit before the trial
     error: str | None = _f(text=True)
     step: str | None = _f(text=True)
+    run: str | None = _f(text=True)        # pooled runs (report/pool.py): the run it came from
 
     @classmethod
     def of_step(cls, trial_rec, row, rc, window_s, speed_us=None):
-        """One series' trial record from its identifying part TRIAL_REC and its step ROW (a dict);
-        RC: the load tool's exit code; WINDOW_S: the send window; SPEED_US: the yardstick read just
-        before it (or None). As a dict: trial_rec's keys, then the measured ones."""
-        n = row.get("requests") or 0
+        """One series' trial record from its identifying part TRIAL_REC (a dict) and its StepRow
+        ROW; RC: the load tool's exit code; WINDOW_S: the send window; SPEED_US: the yardstick read
+        just before it (or None)."""
+        n = row.requests or 0
         err = (f"load tool exit {rc}" if rc
-               else ("no results" if "NO_RESULTS" in (row.get("flags") or "") else None))
-        measured = {"requests": n, "ok": round(n * (row.get("success_pct") or 0) / 100),
-                    "duration_s": window_s,
-                    **{m.key: row.get(m.row_key) for m in METRICS.values() if m.row_key},
-                    "jit_pct": row.get("jit_pct"), "speed_us": speed_us,
-                    "error": err, "step": row.get("step")}
-        return {**trial_rec, **measured}
+               else ("no results" if "NO_RESULTS" in (row.flags or "") else None))
+        return cls(**trial_rec, requests=n, ok=round(n * (row.success_pct or 0) / 100),
+                   duration_s=window_s,
+                   **{m.key: row[m.row_key] for m in METRICS.values() if m.row_key},
+                   jit_pct=row.jit_pct, speed_us=speed_us, error=err, step=row.step)
+
+    @classmethod
+    def write_lines(cls, path, records):
+        """PATH (trials.jsonl): RECORDS (TrialRecords, or dicts of their fields) one a line."""
+        with open(path, "w") as f:
+            f.writelines(json.dumps(cls.of(r).as_dict()) + "\n" for r in records)
+
+    @classmethod
+    def read_lines(cls, path):
+        """The TrialRecords of PATH (trials.jsonl)."""
+        with open(path) as f:
+            return [cls.of(json.loads(line)) for line in f if line.strip()]
 
 
 TRIAL_IDS = ("block", "position", "scenario", "rate", "series", "invocation", "duet_with")

@@ -63,7 +63,7 @@ def pair(records, a, b, scenario, rate, metric, combine=log_ratio):
                 missing[s] += v is None
             continue
         ys.append(combine(va, vb))
-        invs.append((ra.get("invocation", 0), rb.get("invocation", 0)))
+        invs.append((ra.get("invocation") or 0, rb.get("invocation") or 0))
     return Pairing(ys, invs, len(ys), {s: k for s, k in missing.items() if k}, dropped)
 
 

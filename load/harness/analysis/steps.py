@@ -184,8 +184,17 @@ def worker_ceiling(scenario, params, worker_pool):
 
 
 def step_row(step, worker_pool):
-    """The row of one step folder as a dict of StepRow's fields (step_figures)."""
-    return step_figures(step, worker_pool).as_dict()
+    """The StepRow of one step folder: its row.json, written when the step ended (measure); a
+    folder from before row.json is measured now, once. WORKER_POOL: the worker pool's size."""
+    return StepRow.read(step) or measure(step, worker_pool)
+
+
+def measure(step, worker_pool):
+    """The StepRow of a step that just ended, from the tools' raw output (parsed here only, at the
+    run's edge), kept in its row.json for the report."""
+    row = step_figures(step, worker_pool)
+    row.write(step)
+    return row
 
 
 def step_figures(step, worker_pool):

@@ -10,6 +10,7 @@ import sys
 from harness.infra import procs
 from harness.infra.errors import Fatal
 from harness.infra.procs import log
+from harness.infra.settings import ENV
 from harness.infra.tools import LOAD_DIR
 
 DB_SH = os.path.join(LOAD_DIR, "db.sh")
@@ -28,6 +29,12 @@ class Database:
         self.folder, self.reuse = folder, not folder
         self.starting = None
         self.env = {}
+
+    @classmethod
+    def of_env(cls, ps, log_path, port=3306, folder=None):
+        """The database a run uses: the user's (QUARKUS_DATASOURCE_*_URL), else MariaDB from
+        load/db.sh on DB_PORT or PORT, in FOLDER when given."""
+        return cls(ps, ENV.db_port or port, log_path, (ENV.jdbc_url, ENV.reactive_url), folder)
 
     def db_env(self):
         return {"DB_PORT": str(self.port), **({"DB_DIR": self.folder} if self.folder else {})}

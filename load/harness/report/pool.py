@@ -12,6 +12,7 @@ components and the half-width they leave to one run of I invocations (docs/stati
 "What one run can resolve")."""
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 
@@ -50,10 +51,11 @@ def merge(runs):
             raise Fatal(f"{run} differs from {runs[0]} in {', '.join(differ)}: "
                         "pool only runs of the same design")
         name = os.path.basename(os.path.normpath(run))
-        records += [{**r, "run": name, "block": blocks + r["block"],
-                     "invocation": invocations + r.get("invocation", 0)} for r in recs]
-        own = 1 + max((r.get("invocation", 0) for r in recs), default=-1)
-        blocks += 1 + max((r["block"] for r in recs), default=-1)
+        records += [dataclasses.replace(r, run=name, block=blocks + r.block,
+                                        invocation=invocations + (r.invocation or 0))
+                    for r in recs]
+        own = 1 + max((r.invocation or 0 for r in recs), default=-1)
+        blocks += 1 + max((r.block for r in recs), default=-1)
         invocations += own
         designs.append({**design, "run": name, "invocations": own})
     return records, designs

@@ -6,7 +6,8 @@ Subcommands (`vtvr-harness report SUBCOMMAND -h`):
   median OUT RUN_DIR...     the same files in OUT from several runs: per step the row of the run
                             whose p99 (successes) is the median, min-max of figures, flags counted
   figures RUN_DIR OUT_DIR   io-p99.svg and io-throughput.svg for README (standalone SVG files)
-  step STEP_DIR             one line about one finished step; exit 3 when the step saw errors
+  step STEP_DIR             one line about one finished step (and its row.json, which the report
+                            reads); exit 3 when the step saw errors
   hey-summary FILE.csv      a short summary of a hey CSV (load/hey.sh prints it)
   hyperfoil STEP_DIR ALL_JSON   a Hyperfoil controller's all.json into an agents dry run's step
   machine [--java JAVA] [--app-url URL] [--set KEY=VALUE ...] [--list KEY=A,B]
@@ -30,7 +31,7 @@ import resource
 import sys
 
 from harness.analysis import tools
-from harness.analysis.steps import one_line, read_json, step_row, worker_ceiling
+from harness.analysis.steps import measure, one_line, read_json, worker_ceiling
 from harness.analysis.verdicts import median_rows, saturation, saturation_args, saturation_over_runs
 from harness.drivers import hey, hyperfoil
 from harness.infra.errors import Fatal
@@ -142,7 +143,7 @@ def hyperfoil_results(step, all_json):
         json.dump(run, f)
     with open(os.path.join(step, "results.json"), "w") as f:
         json.dump(hyperfoil.report(run), f)
-    print(one_line(step_row(
+    print(one_line(measure(
         step, worker_pool_of(read_json(os.path.join(step, "..", "..", "machine.json"), {})))))
     return 0
 
@@ -206,7 +207,7 @@ def main(argv=None):
     elif a.cmd == "figures":
         figures(a.run, a.out, worker_pool_of(read_json(os.path.join(a.run, "machine.json"), {})))
     elif a.cmd == "step":
-        row = step_row(a.step, worker_pool_of(
+        row = measure(a.step, worker_pool_of(
             read_json(os.path.join(a.step, "..", "..", "machine.json"), {})))
         print(one_line(row))
         return 3 if re.search(r"ERRORS|NO_ANSWERS|NO_RESULTS", row["flags"] or "") else 0

@@ -6,7 +6,7 @@ import json
 import os
 
 from harness.analysis import model
-from harness.analysis.steps import fmt, read_json, sort_rows, step_row, worker_ceiling
+from harness.analysis.steps import fmt, sort_rows, step_row, worker_ceiling
 from harness.analysis.verdicts import saturation, saturation_args, targets
 from harness.report import html_report, ladder_report, verdict_sections, verdict_summary
 from harness.report.run_text import (
@@ -29,15 +29,15 @@ def load_rows(run, worker_pool):
     return sort_rows(rows)
 
 
-def write_csv_json(run, rows, data):
+def write_csv_json(run, rows, data, meta):
     """summary.csv and summary.json of ROWS; DATA: the run's verdicts (verdict_sections.load), read
-    before summary.json is written over (a published result's verdicts are in it)."""
+    before summary.json is written over (a published result's verdicts are in it); META: its
+    machine.json."""
     typed = [model.StepRow.of(r) for r in rows]
     with open(os.path.join(run, "summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=model.FIELDS)
         w.writeheader()
         w.writerows(r.csv_cells() for r in typed)
-    meta = read_json(os.path.join(run, "machine.json"), {})
     lad, head = ladder_report.of_run(data, rows), verdict_sections.json_head(data)
     # one row a line: a fifth smaller than indented
     with open(os.path.join(run, "summary.json"), "w") as f:
@@ -158,7 +158,7 @@ def write_all(run, rows, meta):
     worker_pool = worker_pool_of(meta)
     data = verdict_sections.load(run)   # once, before summary.json is written over
     head = opening(data, rows, worker_pool)
-    write_csv_json(run, rows, data)
+    write_csv_json(run, rows, data, meta)
     write_md(run, rows, meta, seen, worker_pool, data, head)
     html_report.write_html(run, rows, meta, seen, worker_pool, data, head)
     flagged = sum(1 for r in rows if r["flags"])

@@ -8,7 +8,7 @@ import json
 import os
 
 from harness.analysis import stats
-from harness.analysis.model import METRICS, StepMeta
+from harness.analysis.model import METRICS, StepMeta, TrialRecord
 from harness.analysis.steps import read_json, step_row
 from harness.analysis.verdicts import median_rows
 from harness.report import summary_files, verdict_summary
@@ -17,8 +17,7 @@ from harness.report.verdict_sections import TRIALS, VERDICTS, ci_text
 
 def write(run, records, result, design):
     """The runner's output: RECORDS (trial records), RESULT (stats.analyse), DESIGN (what ran)."""
-    with open(os.path.join(run, TRIALS), "w") as f:
-        f.writelines(json.dumps(r) + "\n" for r in records)
+    TrialRecord.write_lines(os.path.join(run, TRIALS), records)
     with open(os.path.join(run, VERDICTS), "w") as f:
         json.dump({"design": design, **stats.as_json(result)}, f, indent=1)
 

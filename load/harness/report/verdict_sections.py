@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from harness.analysis.model import VERDICT_KEYS, verdict_label
+from harness.analysis.model import VERDICT_KEYS, TrialRecord, verdict_label
 from harness.analysis.steps import read_json
 from harness.analysis.targets import LABELS
 from harness.analysis.trials import SETTLE_WITHIN
@@ -32,8 +32,7 @@ def load(run):
 
 def records_of(run):
     """The trial records RUN's trials.jsonl holds (verdict_report.write wrote them)."""
-    with open(os.path.join(run, TRIALS)) as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return TrialRecord.read_lines(os.path.join(run, TRIALS))
 
 
 def summary_json(data):

@@ -12,7 +12,6 @@ from harness.infra import procs
 from harness.infra.database import Database
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
-from harness.infra.settings import ENV
 from harness.infra.tools import LOAD_DIR, bash_env, ensure_jar
 
 # Smaller limits than the defaults: no generated request waits seconds (the document reads them too)
@@ -60,8 +59,7 @@ def run(args):
                     "(pip install -e 'load[contract]')")
     with Procs() as ps:
         jar = ensure_jar(sources=())   # the jar verify built; built here when missing
-        db = Database(ps, ENV.db_port or 3306, os.path.join(out, "db.log"),
-                      (ENV.jdbc_url, ENV.reactive_url))
+        db = Database.of_env(ps, os.path.join(out, "db.log"))
         db.start()
         db.ready()
         port = procs.free_port()

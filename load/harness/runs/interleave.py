@@ -16,7 +16,7 @@ from harness.infra.procs import Procs, children_cpu_ms, log
 from harness.report import profile_report, verdict_report
 from harness.report.run_text import WORKER_THREADS
 from harness.runs import plan
-from harness.runs.system import App, System
+from harness.runs.system import App, System, bare, jit_ms, metrics_url, sample_once, save_metrics
 from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, planned_looks, serves, trial_plan
 from harness.sampling.yardstick import Yardstick
 
@@ -51,7 +51,7 @@ class Interleaved:
     def java_opts(self, series):
         attach = ["-XX:+EnableDynamicAgentLoading"] if self.s.profile else []
         aot = ([f"-XX:AOTCache={self.aot}", "-XX:AOTMode=on"]  # on: fail to start without the cache
-               if self.aot and not self.sys.bare(series) else [])
+               if self.aot and not bare(series) else [])
         return [*self.s.app_java_opts.split(), *attach, *aot,
                 *self.s.jvm_opts.get(series, "").split()]
 
@@ -68,10 +68,10 @@ class Interleaved:
             self.sys.wait_app(app.proc, app.url, app.series, 180, app.series)
             self.apps[app.series] = app
         log(f"apps ready: {', '.join(f'{a.series} (pid {a.pid})' for a in started)}")
-        scraped = [a for a in started if self.sys.metrics_url(a.url, a.series)]
+        scraped = [a for a in started if metrics_url(a.url, a.series)]
         if self.scrape_ms is None and scraped:
-            self.scrape_ms = self.sys.sample_once(scraped[0].pid, "--scrape-cost",
-                self.sys.metrics_url(scraped[0].url)).get("scrape_cpu_ms")
+            self.scrape_ms = sample_once(scraped[0].pid, "--scrape-cost",
+                metrics_url(scraped[0].url)).get("scrape_cpu_ms")
         return started
 
     def steps_for(self, series):
@@ -167,7 +167,7 @@ class Interleaved:
         share, jit, k = 1 / max(1, len(apps)), None, 0
         while k < 3 or time.monotonic() - t0 + 3 <= s.warmup_max_s:
             k += 1         # ramped: a cold JVM hit at once with a high rate stays congested
-            j0, w0, ms = ([self.sys.jit_ms(a.pid) for a in apps], time.monotonic(),
+            j0, w0, ms = ([jit_ms(a.pid) for a in apps], time.monotonic(),
                           s.warmup_ms // 3 if k <= 3 else 3000)
             running = [self.send(app, sc, (plan.levels(sc)[0][0] if self.tools[(sc, rate)] == "hey"
                                            else rate) * share * min(k, 3) / 3, ms,  # hey: low rate
@@ -178,7 +178,7 @@ class Interleaved:
                     self.ps.stop(p, grace_s=5)
                 self.ps.forget(p)
             if k >= 3:
-                jit = max((self.sys.jit_ms(a.pid) - j) / 10 / (time.monotonic() - w0)
+                jit = max((jit_ms(a.pid) - j) / 10 / (time.monotonic() - w0)
                           for a, j in zip(apps, j0))
                 if jit <= s.warmup_jit_pct:
                     break
@@ -224,13 +224,13 @@ class Interleaved:
         out = []
         for (app, d, _, rec, sampler), rc in zip(run, rcs, strict=True):
             self.ps.stop(sampler, grace_s=5)
-            self.sys.save_metrics(app.url, app.series, os.path.join(d, "metrics-after.prom"))
+            save_metrics(app.url, app.series, os.path.join(d, "metrics-after.prom"))
             with open(os.path.join(d, "generator.json"), "w") as f:
                 json.dump(gen, f)
             if not app.proc.alive():
                 raise Fatal(f"the app of {app.series} (pid {app.pid}) died during trial "
                             f"{os.path.basename(d)}; see {self.out}/logs")
-            row = steps.step_row(d, WORKER_THREADS)
+            row = steps.measure(d, WORKER_THREADS)
             window_s = (s.duration_ms + ramp) / 1000
             out.append(model.TrialRecord.of_step(rec, row, rc, window_s, speed_us))
             if rc:
@@ -255,7 +255,7 @@ class Interleaved:
             "method": req.method, "url": app.url + req.path, "expected_status": req.status,
             "app_pid": app.pid, "java_opts": " ".join(self.java_opts(series)),
             "scrape_cpu_ms": self.scrape_ms, **rec}).write(d)
-        self.sys.save_metrics(app.url, series, os.path.join(d, "metrics-before.prom"))
+        save_metrics(app.url, series, os.path.join(d, "metrics-before.prom"))
         samples = os.path.join(d, "samples.jsonl")
         return app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url,
                                                       self.delay.pid, series)
@@ -277,7 +277,7 @@ class Interleaved:
                     f"{trials.invocation(tp, blocks)}")
                 self.restart(names, blocks)
                 if not os.path.exists(os.path.join(self.out, "machine.json")):
-                    first = min(names, key=self.sys.bare)  # an app's settings, not the bare's
+                    first = min(names, key=bare)  # an app's settings, not the bare's
                     self.sys.write_facts(self.apps[first].url, started, self.cmdline)
             t_block, self.block_dirs = time.monotonic(), []
             recs = [r for t in trials.block_trials(tp, blocks)  # floor: no db; rung: no fanout
@@ -323,7 +323,7 @@ class Interleaved:
         self.yard = Yardstick(self.sys.java or os.path.join(tools.java_home(), "bin", "java"))
         if self.s.aot:
             self.aot = self.sys.train_aot(
-                [x for x in self.tplan.series if not self.sys.bare(x)], self.delay_port,
+                [x for x in self.tplan.series if not bare(x)], self.delay_port,
                 lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
 
     def stops(self, tp, blocks, left, level, plan_looks, budget_left):
@@ -353,8 +353,8 @@ class Interleaved:
         result = stats.analyse(self.records, for_series(tp.series), AA_PAIRS, level, seed=self.seed)
         result["ladder"] = ladder.analyse(self.records, level, self.seed,
                                           result["design_broken"] or result["cannot_decide"])
-        with open(os.path.join(self.out, "warm-trials.jsonl"), "w") as f:
-            f.writelines(json.dumps(r) + "\n" for r in self.warm_records)
+        model.TrialRecord.write_lines(os.path.join(self.out, "warm-trials.jsonl"),
+                                      self.warm_records)
         design = {"design": s.design, "series": list(tp.series),
                   "steps": [[*st, self.tools[st]] for st in tp.steps],
                   "pairs": [list(p) for p in tp.pairs], "seed": self.seed,

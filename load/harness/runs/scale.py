@@ -31,14 +31,16 @@ from harness.analysis.scale import (
     tool_args,
     with_slopes,
 )
-from harness.analysis.steps import read_json, step_row
+from harness.analysis.steps import measure, read_json
 from harness.drivers.base import Load
 from harness.infra.errors import Fatal
 from harness.infra.numbers import rnd
 from harness.infra.procs import Procs, fetch, log
+from harness.report.run_text import WORKER_THREADS
 from harness.report.scale_report import write_report
 from harness.runs import plan
 from harness.runs.sequential import Sequential
+from harness.runs.system import bare
 from harness.sampling.jvm import (
     IO_PATH,
     READY_PATH,
@@ -142,7 +144,7 @@ class ScaleRun:
         monitor = Monitor(pid, b.url, mode)
         monitor.start()
         # a process of its own has no readiness check: its own quick io request alone
-        paths = (None, f"/{mode}/io?delay=0") if b.sys.bare(series) else (READY_PATH, IO_PATH)
+        paths = (None, f"/{mode}/io?delay=0") if bare(series) else (READY_PATH, IO_PATH)
         tools = []
         try:
             for lv in levels:
@@ -266,7 +268,7 @@ class ScaleRun:
                            read_json(os.path.join(step, "scale.json")))
             if extra is None:
                 continue
-            row = step_row(step, 200)
+            row = measure(step, WORKER_THREADS).as_dict()
             row.update({k: meta[k] for k in ("level", "transport", "delay_ms", "past_ceiling")},
                        **extra)
             for key in ("p50_ok_ms", "p99_ok_ms"):

@@ -21,7 +21,7 @@ from harness.infra.progress import Progress
 from harness.infra.settings import ENV
 from harness.report import summaries as report
 from harness.runs import plan
-from harness.runs.system import System
+from harness.runs.system import System, bare, jit_ms, metrics_url, sample_once, save_metrics
 
 WARMUP_ROUND_MS = 3000
 
@@ -75,8 +75,8 @@ class Sequential:
             f"{', bench.blocking-client=' + client if client else ''})")
         self.startups.append(time.monotonic() - t0)
         # one /q/metrics scrape's CPU at idle: the report states what the in-step scrapes cost
-        metrics = self.sys.metrics_url(self.url, series)
-        self.scrape_ms = (self.sys.sample_once(self.app_pid, "--scrape-cost", metrics)
+        metrics = metrics_url(self.url, series)
+        self.scrape_ms = (sample_once(self.app_pid, "--scrape-cost", metrics)
                           .get("scrape_cpu_ms") if metrics else None)
 
     def stop_system(self, grace_s=20):
@@ -135,10 +135,10 @@ class Sequential:
             round_(4 // k if k < 3 else 1, s.warmup_ms // 3, f"ramp-{k}")
         jit_pct, n = None, 0
         while time.monotonic() - t0 + 3 <= s.warmup_max_s:
-            j0, w0 = self.sys.jit_ms(self.app_pid), time.monotonic()
+            j0, w0 = jit_ms(self.app_pid), time.monotonic()
             n += 1
             round_(1, WARMUP_ROUND_MS, f"more-{n}")
-            jit_pct = int((self.sys.jit_ms(self.app_pid) - j0) * 100
+            jit_pct = int((jit_ms(self.app_pid) - j0) * 100
                           / ((time.monotonic() - w0) * 1000))
             if jit_pct <= s.warmup_jit_pct:
                 break
@@ -193,7 +193,7 @@ class Sequential:
     def load(self, st, d, target):
         """The step's load with the sampler, metrics before/after, generator's CPU -> (exit, ms)."""
         s = self.s
-        self.sys.save_metrics(self.url, st.series, os.path.join(d, "metrics-before.prom"))
+        save_metrics(self.url, st.series, os.path.join(d, "metrics-before.prom"))
         samples = os.path.join(d, "samples.jsonl")
         sampler = self.sys.sampler(samples, self.app_pid, self.url,
                                    self.delay.pid if self.delay else None, st.series)
@@ -219,7 +219,7 @@ class Sequential:
         with open(os.path.join(d, "generator.json"), "w") as f:
             json.dump({"cpu_ms": c1 - c0, "wall_ms": wall_ms}, f)
         self.ps.stop(sampler, grace_s=5)
-        self.sys.save_metrics(self.url, st.series, os.path.join(d, "metrics-after.prom"))
+        save_metrics(self.url, st.series, os.path.join(d, "metrics-after.prom"))
         return rc, wall_ms
 
     def probe(self, st, d):
@@ -283,7 +283,7 @@ class Sequential:
                         log(f"starting a fresh delay service and app for mode {st.series}")
                         self.start_system(st.series, st.series)
                     # an app's settings, not the bare's
-                    if not wrote_machine and not self.sys.bare(st.series):
+                    if not wrote_machine and not bare(st.series):
                         self.sys.write_facts(self.url, started, self.cmdline)
                         wrote_machine = True
                     current = st.series

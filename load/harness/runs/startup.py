@@ -264,9 +264,8 @@ class Startup:
             raise Fatal("nothing to measure")
         # a MariaDB of its own in its work folder, unless DB_PORT names one load/db.sh runs
         own = None if ENV.db_port else os.path.join(self.work, "db")
-        self.db = Database(self.ps, ENV.db_port or procs.free_port(),
-                           os.path.join(self.out, "db.log"), (ENV.jdbc_url, ENV.reactive_url),
-                           folder=own)
+        self.db = Database.of_env(self.ps, os.path.join(self.out, "db.log"),
+                                  port=procs.free_port(), folder=own)
         self.db.start()
         self.db.ready()
         self.app_port = ENV.app_port or procs.free_port()

@@ -33,6 +33,53 @@ class App:
     def pid(self):
         return self.proc.pid
 
+
+# a series' process: what it is, when it is ready, what is scraped and sampled of it
+def kind(series):
+    """The catalogue's kind of SERIES (mode, floor, ladder, bare, helidon); '' if unlisted."""
+    return table().kinds.get(plan.base_of(series), "")
+
+
+def bare(series):
+    """True when a process of its own serves SERIES, not the app (kinds `bare`, `helidon`)."""
+    return plan.base_of(series) in table().bare
+
+
+def ready_url(url, series=""):
+    """What answers 2xx once SERIES' process at URL serves: the app's readiness check; for a
+    process of its own (no readiness check: bare, vt-native) its first scenario's request."""
+    if not bare(series):
+        return f"{url}/q/health/ready"
+    t = table()
+    return url + next(t.request(plan.base_of(series), sc) for sc in t.scenarios
+                      if (plan.base_of(series), sc) in t.requests).path
+
+
+def metrics_url(url, series=""):
+    """The /q/metrics of the app at URL; '' for a process of its own (nothing scrapes it)."""
+    return "" if bare(series) else f"{url}/q/metrics"
+
+
+def save_metrics(url, series, path):
+    """The app's /q/metrics now into PATH (nothing for a process of its own)."""
+    if metrics_url(url, series):
+        save(procs.fetch(metrics_url(url, series), 5)[1], path)
+
+
+def jit_ms(pid):
+    """The JIT threads' CPU ms so far of process PID; 0 without one (remote app, native)."""
+    return int(sample_once(pid, "--once").get("jit_ms", 0)) if pid else 0
+
+
+def sample_once(pid, *argv):
+    """One sampler reading (`--once` or `--scrape-cost URL`) as a dict ({} on failure)."""
+    r = subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(pid),
+                        *argv], capture_output=True, text=True)
+    with contextlib.suppress(ValueError):
+        return json.loads(r.stdout)
+    return {}
+
+
 class System:
     def __init__(self, s, out, ps):
         self.s, self.out, self.ps = s, out, ps
@@ -54,9 +101,9 @@ class System:
             if s.native or s.cpus:
                 raise Fatal(f"--{'native' if s.native else 'cpus'}: the processes this script "
                             "starts; with --app-url you started the app yourself")
-            if any(self.bare(m) for m in s.modes):
+            if any(bare(m) for m in s.modes):
                 raise Fatal("--app-url: the series "
-                            f"{', '.join(m for m in s.modes if self.bare(m))} is a process this "
+                            f"{', '.join(m for m in s.modes if bare(m))} is a process this "
                             "script starts (the bare Vert.x main, vt-native); "
                             "measure it without --app-url")
             if not is_loopback(self.url):
@@ -76,14 +123,12 @@ class System:
             if not tools.ensure_jar(self.ps, os.path.join(self.out, "logs", "build.log"), s.rebuild,
                                     s.no_build) and not self.runner:
                 raise Fatal(f"no {tools.JAR} (build with ./mvnw package -DskipTests)")
-            if any(self.kind(m) == "helidon" for m in s.modes) and not tools.vtnative_jar(
+            if any(kind(m) == "helidon" for m in s.modes) and not tools.vtnative_jar(
                     self.ps, os.path.join(self.out, "logs", "build-vtnative.log"), s.rebuild,
                     s.no_build):
                 raise Fatal(f"no {tools.VTNATIVE_JAR} "
                             "(build with ./mvnw -f load/vtnative/pom.xml package)")
-            self.db = Database(
-                self.ps, ENV.db_port or 3306, os.path.join(self.out, "logs", "db.log"),
-                (ENV.jdbc_url, ENV.reactive_url))
+            self.db = Database.of_env(self.ps, os.path.join(self.out, "logs", "db.log"))
             self.db.start()
         # after the database start, which runs meanwhile (a first run builds Vegeta)
         vegeta, hey = tools.bash_env("ensure_vegeta && ensure_hey", "VEGETA", "HEY")
@@ -113,14 +158,6 @@ class System:
             self.db.ready()
         return proc
 
-    def kind(self, series):
-        """The catalogue's kind of SERIES (mode, floor, ladder, bare, helidon); '' if unlisted."""
-        return table().kinds.get(plan.base_of(series), "")
-
-    def bare(self, series):
-        """True when a process of its own serves SERIES, not the app (kinds `bare`, `helidon`)."""
-        return plan.base_of(series) in table().bare
-
     def start_app(self, name, port, delay_port, log_path, series="", java_opts=None, env=None):
         """An app of SERIES on PORT against the delay service on DELAY_PORT -> its Proc (not yet
         waited for); for a bare series the bare Vert.x main from the jar's class path, for vt-native
@@ -129,12 +166,12 @@ class System:
         app_env = {**(self.db.env if self.db else {}), **self.s.app_env, **(env or {}),
                    "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
                    "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{delay_port}"}
-        if self.bare(series) and self.runner:
+        if bare(series) and self.runner:
             raise Fatal(f"--native: the series {series} runs on the JVM only "
                         "(a process of its own)")
-        if self.kind(series) == "helidon":
+        if kind(series) == "helidon":
             cmd = [self.java, *opts, "-jar", tools.VTNATIVE_JAR]
-        elif self.bare(series):
+        elif bare(series):
             cmd = [self.java, *opts, "-cp", tools.app_classpath(), tools.BARE_MAIN]
         else:
             cmd = [self.runner] if self.runner else [self.java, *opts, "-jar", tools.JAR]
@@ -162,26 +199,8 @@ class System:
         log(f"AOT cache: {os.path.getsize(path) / 2 ** 20:.0f} MiB")
         return path
 
-    def ready_url(self, url, series=""):
-        """What answers 2xx once SERIES' process at URL serves: the app's readiness check; for a
-        process of its own (no readiness check: bare, vt-native) its first scenario's request."""
-        if not self.bare(series):
-            return f"{url}/q/health/ready"
-        t = table()
-        return url + next(t.request(plan.base_of(series), sc) for sc in t.scenarios
-                          if (plan.base_of(series), sc) in t.requests).path
-
-    def metrics_url(self, url, series=""):
-        """The /q/metrics of the app at URL; '' for a process of its own (nothing scrapes it)."""
-        return "" if self.bare(series) else f"{url}/q/metrics"
-
-    def save_metrics(self, url, series, path):
-        """The app's /q/metrics now into PATH (nothing for a process of its own)."""
-        if self.metrics_url(url, series):
-            save(procs.fetch(self.metrics_url(url, series), 5)[1], path)
-
     def wait_app(self, proc, url, what, wait_s=120, series=""):
-        if not procs.wait_ready(proc, self.ready_url(url, series), wait_s) or not proc.alive():
+        if not procs.wait_ready(proc, ready_url(url, series), wait_s) or not proc.alive():
             sys.stderr.write(procs.tail(proc.log_path, 30))
             raise Fatal(f"the app of {what} did not become ready on {url} (log: {proc.log_path})")
 
@@ -200,8 +219,8 @@ class System:
     def sampler(self, path, pid, url, delay_pid=None, series=""):
         argv = [sys.executable, "-m", "harness.sampling.sample", "--out", path,
                 "--interval", "0.25"]
-        if self.metrics_url(url, series):
-            argv += ["--metrics", self.metrics_url(url, series),
+        if metrics_url(url, series):
+            argv += ["--metrics", metrics_url(url, series),
                      "--metrics-interval", self.s.metrics_interval]
         if pid:
             argv += ["--pid", str(pid)]
@@ -209,19 +228,7 @@ class System:
             argv += ["--also", f"delay={delay_pid}"]
         return self.ps.start("sampler", argv, log_path=path + ".log")
 
-    def jit_ms(self, pid):
-        """The JIT threads' CPU ms so far of process PID; 0 without one (remote app, native)."""
-        return int(self.sample_once(pid, "--once").get("jit_ms", 0)) if pid else 0
-
-    def sample_once(self, pid, *argv):
-        """One sampler reading (`--once` or `--scrape-cost URL`) as a dict ({} on failure)."""
-        r = subprocess.run([sys.executable, "-m", "harness.sampling.sample", "--pid", str(pid),
-                            *argv], capture_output=True, text=True)
-        with contextlib.suppress(ValueError):
-            return json.loads(r.stdout)
-        return {}
-
-    def app_desc(self):
+    def _app_desc(self):
         if self.external:
             return (f"external, {self.url} "
                     f"({f'pid {self.s.app_pid}' if self.s.app_pid else 'remote: /q/metrics only'})")
@@ -242,6 +249,6 @@ class System:
             "experiment": s.experiment, "mode_order": plan.mode_order(s),
             "placement": self.placement, "app_cores": self.app_cores,
             "metrics_interval": s.metrics_interval, **extra})
-        facts["app"] = self.app_desc()
+        facts["app"] = self._app_desc()
         with open(os.path.join(self.out, "machine.json"), "w") as f:
             json.dump(facts, f, indent=2)
