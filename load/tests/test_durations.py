@@ -14,8 +14,3 @@ def test_go_durations_in_milliseconds(text, ms):
 def test_anything_else_is_a_clear_error(text):
     with pytest.raises(ValueError, match="not a duration"):
         durations.parse_ms(text)
-
-
-def test_seconds_and_back_to_a_go_duration():
-    assert durations.parse_s("1.5s") == 1.5
-    assert durations.go(durations.parse_ms("1m30s")) == "90000ms"

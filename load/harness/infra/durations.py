@@ -15,11 +15,3 @@ def parse_ms(text):
     return round(sum(float(n) * UNIT_MS[u] for n, u in _PART.findall(s)))
 
 
-def parse_s(text):
-    """'1.5s' -> 1.5 (seconds, a float)."""
-    return parse_ms(text) / 1e3
-
-
-def go(ms):
-    """90000 -> '90000ms': whole ms as a Go duration for Vegeta's -duration and -timeout."""
-    return f"{int(ms)}ms"
