@@ -238,9 +238,10 @@ def test_the_verify_sweep_repeats_a_crossing_step_and_ends_at_a_confirmed_one():
     assert costrecords.confirmed_ceiling(done) == 1000
 
 
-def test_the_advice_doubts_a_cores_ceiling_for_several_sequential_calls():
+def test_the_advice_doubts_a_cores_ceiling_for_a_request_that_waits_on_calls():
     m = costmodel.fit_series("virtual", synthetic(noise=0.0), {}, 2)   # no pool: the cores bound it
-    for text, doubted in (("calls=3,delay=50", True), ("calls=1,delay=50", False)):
+    for text, doubted in (("calls=3,delay=50", True), ("fanout=4,queries=2,delay=50", True),
+                          ("calls=1,cpu=40000,delay=50", False), ("queries=3", False)):
         sh = advice.parse_shape(text)
         p = costmodel.predict(m, sh, 100, 2)
         assert p.bound == "cores"
