@@ -30,6 +30,15 @@ class _Fields:
         """The model object of a dict (a row read back from summary.json): its fields, no others."""
         return cls(**{k: mapping.get(k) for k in cls.names()})
 
+    @classmethod
+    def of_file(cls, path):
+        """The model object of the JSON file PATH; None when there is none (or not JSON)."""
+        try:
+            with open(path) as f:
+                return cls.of(json.load(f))
+        except (OSError, ValueError):
+            return None
+
     def __getitem__(self, key):
         if key not in self.__dataclass_fields__:
             raise KeyError(key)
@@ -114,11 +123,7 @@ class StepRow(_Fields):
     @classmethod
     def read(cls, folder):
         """The StepRow of FOLDER's row.json; None when it has none (a run from before it)."""
-        try:
-            with open(os.path.join(folder, ROW_FILE)) as f:
-                return cls.of(json.load(f))
-        except (OSError, ValueError):
-            return None
+        return cls.of_file(os.path.join(folder, ROW_FILE))
 
     def csv_cells(self):
         """The row as summary.csv writes it: '' for no value, a dict as JSON."""
@@ -296,8 +301,4 @@ class StepMeta(_Fields):
     @classmethod
     def read(cls, folder):
         """The StepMeta of FOLDER's meta.json; None when it has none (or not JSON)."""
-        try:
-            with open(os.path.join(folder, "meta.json")) as f:
-                return cls.of(json.load(f))
-        except (OSError, ValueError):
-            return None
+        return cls.of_file(os.path.join(folder, "meta.json"))
