@@ -1,6 +1,7 @@
 """Shared pytest fixtures of the harness package's tests: a local HTTP server whose answers a test sets, the app's
-scenario catalogue as captured from it, and for the slow tests an environment of their own for the launchers they
-start (free ports, a mark on every process they start)."""
+scenario catalogue as captured from it, and for the slow tests what their launchers need: the tools built once, and
+an environment of their own (free ports, a mark on every process they start)."""
+import fcntl
 import http.server
 import json
 import os
@@ -11,7 +12,7 @@ import uuid
 import psutil
 import pytest
 
-from harness.infra import catalogue, procs
+from harness.infra import catalogue, procs, profiler, tools
 
 # GET /scenarios of the real app (java -jar target/quarkus-app/quarkus-run.jar), saved as it answered
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "scenarios.json")
@@ -63,10 +64,31 @@ def scenario_catalogue():
     catalogue.use()
 
 
+@pytest.fixture(autouse=True)
+def slow_tools_built(request):
+    """A slow test starts only once slow_tools has run (in this worker or another)."""
+    if request.node.get_closest_marker("slow"):
+        request.getfixturevalue("slow_tools")
+
+
+@pytest.fixture(scope="session")
+def slow_tools(tmp_path_factory):
+    """What the slow tests' launchers build or fetch when it is missing or stale (the app's jar, Vegeta, hey, the
+    Hyperfoil runner, async-profiler), made once before the first slow test: .ci/run runs them in two pytest-xdist
+    workers, and two launchers building one thing at the same moment would overwrite each other's. The workers share
+    the lock file (the run's temporary folder); the second finds everything built."""
+    with open(tmp_path_factory.getbasetemp().parent / "slow-tools.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        tools.ensure_jar()
+        tools.bash_env("ensure_vegeta && ensure_hey", "VEGETA", "HEY")
+        tools.hyperfoil_command(os.path.join(tools.java_home(), "bin", "java"))
+        profiler.library()
+
+
 class Launcher:
     """What a slow test gives a launcher it starts (compare.sh, chaos.sh, startup.sh): this process' environment
     without PYTHON (the launcher finds load/.venv's), a MariaDB folder under the test's own, free ports for its
-    database, app and delay service (a run of the user's may hold the defaults), and a mark every process it starts
+    database, app and delay service (another worker's run or a user's may hold the defaults), and a mark every process it starts
     inherits, by which the test finds what is still running."""
 
     def __init__(self, tmp_path):

@@ -15,6 +15,8 @@ from harness.infra import procs
 
 LOAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 pytestmark = pytest.mark.slow
+# the compare runs that share one MariaDB folder (db_dir) run one after the other, in one worker of .ci/run's pytest
+SHARED_DB = pytest.mark.xdist_group("compare-db")
 
 
 def listening_ports(processes):
@@ -83,6 +85,7 @@ def interrupt(launcher, argv, ready, settle_s=0.5, timeout_s=300):
             p.kill()
 
 
+@SHARED_DB
 def test_compare_quick_interrupted_in_a_step(shared_db, tmp_path):
     rc, err = interrupt(shared_db, ["./compare.sh", "--quick", "--design", "sequential", "--out",
                                     str(tmp_path / "run")], r"step 2/\d+")
@@ -117,6 +120,7 @@ def test_startup_interrupted_while_the_app_starts(launcher, tmp_path):
     assert rc == 130
 
 
+@SHARED_DB
 def test_compare_runs_end_to_end(shared_db, tmp_path):
     """A whole (small) quick run: the plan's steps, the report files, and nothing left running."""
     r = subprocess.run(["./compare.sh", "--quick", "--design", "sequential", "--scenario", "io,checkout", "--modes",
@@ -129,6 +133,7 @@ def test_compare_runs_end_to_end(shared_db, tmp_path):
     assert not shared_db.running()
 
 
+@SHARED_DB
 def test_compare_interleaved_quick_end_to_end(shared_db, tmp_path):
     """The default design, quick (`load/compare.sh --quick --design interleaved`, every default mode, a random seed):
     the A/A pair's blocks, the verdicts in summary.json, nothing left running. CI's only run of this design."""
@@ -175,12 +180,14 @@ def test_compare_quick_end_to_end(shared_db, tmp_path):
     assert not shared_db.running()
 
 
+@SHARED_DB
 def test_compare_interleaved_interrupted_in_a_block(shared_db, tmp_path):
     rc, err = interrupt(shared_db, ["./compare.sh", "--quick", "--design", "interleaved", "--modes", "reactive",
                                     "--out", str(tmp_path / "run")], r"block 1 done")
     assert rc == 130 and "interrupted" in err
 
 
+@SHARED_DB
 def test_compare_ladder_quick_end_to_end(shared_db, tmp_path):
     """--experiment ladder --quick: the floor, a rung and a mode as series of an interleaved run, and the report's
     floor section (summary.json's ladder, summary.md's table, report.html's waterfall)."""
