@@ -88,8 +88,8 @@ def slow_tools(tmp_path_factory):
 class Launcher:
     """What a slow test gives a launcher it starts (compare.sh, chaos.sh, startup.sh): this process' environment
     without PYTHON (the launcher finds load/.venv's), a MariaDB folder under the test's own, free ports for its
-    database, app and delay service (another worker's run or a user's may hold the defaults), and a mark every process it starts
-    inherits, by which the test finds what is still running."""
+    database, app and delay service (another worker's run or a user's may hold the defaults), and a mark every
+    process it starts inherits, by which the test finds what is still running."""
 
     def __init__(self, tmp_path):
         self.mark = uuid.uuid4().hex

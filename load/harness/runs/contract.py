@@ -13,6 +13,7 @@ from harness.infra.database import Database
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.tools import LOAD_DIR, bash_env, ensure_jar
+from harness.runs import system
 
 # Smaller limits than the defaults: no generated request waits seconds (the document reads them too)
 APP_ENV = {"BENCH_MAX_DELAY": "500", "BENCH_MAX_CALLS": "10", "BENCH_MAX_N": "100000",
@@ -64,11 +65,9 @@ def run(args):
         db.ready()
         port = procs.free_port()
         app, app_log = f"http://127.0.0.1:{port}", os.path.join(out, "app.log")
-        proc = ps.start("app", [os.path.join(java_home, "bin", "java"), "-jar", jar],
-                        log_path=app_log, env={**APP_ENV, "QUARKUS_HTTP_PORT": str(port), **db.env})
-        if not procs.wait_ready(proc, f"{app}/q/health/ready", 90):
-            sys.stderr.write(procs.tail(app_log))
-            raise Fatal(f"the app did not start (log: {app_log})")
+        env = {**APP_ENV, "QUARKUS_HTTP_PORT": str(port), **db.env}
+        system.ready(ps.start("app", [os.path.join(java_home, "bin", "java"), "-jar", jar],
+                              log_path=app_log, env=env), f"{app}/q/health/ready", 90, "the app")
         log(f"app on {app} (log: {app_log})")
         failed, total = False, 0
         for s in (int(seed), random.randrange(2**30)):

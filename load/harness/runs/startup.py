@@ -25,6 +25,7 @@ from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
 from harness.infra.tools import LOAD_DIR, ROOT, bash_env, ensure_jar
+from harness.runs import system
 from harness.sampling import machine
 
 METRICS = [("first_ok_ms", "first 200 (ms)"), ("cpu_first_ms", "CPU to first 200 (ms)"),
@@ -147,10 +148,8 @@ class Startup:
             log(f"app port taken by another process, now {self.app_port}")
         self.base = f"http://127.0.0.1:{self.app_port}"
         t0 = time.time_ns()
-        self.app = self.ps.start("app", cmd, cwd=d, log_path=log_path, env={
-            "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.app_port),
-            "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}",
-            **self.db.env})
+        self.app = self.ps.start("app", cmd, cwd=d, log_path=log_path,
+                                 env=system.app_env(self.app_port, self.delay_port, self.db.env))
         return t0
 
     def first(self, t0):
@@ -342,17 +341,9 @@ class Startup:
     def start_delay(self):
         """Starts the delay service (QUARKUS_PROFILE=delay) and waits until it answers."""
         log(f"delay service: JVM, QUARKUS_PROFILE=delay, 127.0.0.1:{self.delay_port}")
-        delay_log = os.path.join(self.out, "logs", "delay.log")
-        delay = self.ps.start("delay", [self.java, "-jar",
-                                        os.path.join(self.work, "app", "quarkus-run.jar")],
-                              log_path=delay_log,
-                              env={"QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1",
-                                   "QUARKUS_HTTP_PORT": str(self.delay_port)})
-        if not procs.wait_ready(delay, f"http://127.0.0.1:{self.delay_port}/delay/0", 90):
-            sys.stderr.write(procs.tail(delay_log))
-            raise Fatal(f"the delay service did not answer on port {self.delay_port} "
-                        f"(log: {delay_log})")
-
+        jar = os.path.join(self.work, "app", "quarkus-run.jar")
+        system.start_delay(self.ps, [self.java, "-jar", jar], self.delay_port,
+                           os.path.join(self.out, "logs", "delay.log"))
 
 def run(args):
     prm = params(args)

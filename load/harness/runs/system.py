@@ -35,6 +35,29 @@ class App:
 
 
 # a series' process: what it is, when it is ready, what is scraped and sampled of it
+def app_env(port, delay_port, *envs):
+    """An app's environment: ENVS merged in order, then its address and its delay service's."""
+    return {k: v for e in envs for k, v in e.items()} | {
+        "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
+        "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{delay_port}"}
+
+
+def ready(proc, url, wait_s, what):
+    """PROC once URL answers 2xx within WAIT_S s; else its log's tail and Fatal naming WHAT."""
+    if not procs.wait_ready(proc, url, wait_s) or not proc.alive():
+        sys.stderr.write(procs.tail(proc.log_path, 30))
+        raise Fatal(f"{what} did not become ready on {url} (log: {proc.log_path})")
+    return proc
+
+
+def start_delay(ps, cmd, port, log_path, env=None, append=False):
+    """The delay service (CMD: the jar or binary, run with the `delay` profile) on PORT, ready."""
+    proc = ps.start("delay", cmd, log_path=log_path, append=append, env={
+        **(env or {}), "QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1",
+        "QUARKUS_HTTP_PORT": str(port)})
+    return ready(proc, f"http://127.0.0.1:{port}/delay/0", 90, "the delay service")
+
+
 def kind(series):
     """The catalogue's kind of SERIES (mode, floor, ladder, bare, helidon); '' if unlisted."""
     return table().kinds.get(plan.base_of(series), "")
@@ -148,12 +171,7 @@ class System:
         binary = tools.JAR if os.path.isfile(tools.JAR) else self.runner
         cmd = ([self.java, *self.s.delay_java_opts.split(), "-jar", binary]
                if binary.endswith(".jar") else [binary])
-        proc = self.ps.start("delay", cmd, log_path=log_path, append=append, env={
-            **(env or {}), "QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1",
-            "QUARKUS_HTTP_PORT": str(port)})
-        if not procs.wait_ready(proc, f"http://127.0.0.1:{port}/delay/0", 90) or not proc.alive():
-            sys.stderr.write(procs.tail(log_path))
-            raise Fatal(f"the delay service did not answer on port {port} (log: {log_path})")
+        proc = start_delay(self.ps, cmd, port, log_path, env, append)
         if self.db:
             self.db.ready()
         return proc
@@ -163,9 +181,7 @@ class System:
         waited for); for a bare series the bare Vert.x main from the jar's class path, for vt-native
         load/vtnative's jar, each with the app's JVM options and settings."""
         opts = self.s.app_java_opts.split() if java_opts is None else java_opts
-        app_env = {**(self.db.env if self.db else {}), **self.s.app_env, **(env or {}),
-                   "QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(port),
-                   "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{delay_port}"}
+        env = app_env(port, delay_port, self.db.env if self.db else {}, self.s.app_env, env or {})
         if bare(series) and self.runner:
             raise Fatal(f"--native: the series {series} runs on the JVM only "
                         "(a process of its own)")
@@ -176,8 +192,8 @@ class System:
         else:
             cmd = [self.runner] if self.runner else [self.java, *opts, "-jar", tools.JAR]
         if plan.client_of(series):
-            app_env["BENCH_BLOCKING_CLIENT"] = plan.client_of(series)
-        return self.ps.start(name, [*self.taskset, *cmd], log_path=log_path, env=app_env)
+            env["BENCH_BLOCKING_CLIENT"] = plan.client_of(series)
+        return self.ps.start(name, [*self.taskset, *cmd], log_path=log_path, env=env)
 
     def train_aot(self, series, delay_port, warm):
         """--aot: one app with -XX:AOTCacheOutput serves all of SERIES' steps (WARM(proc, url,
@@ -200,9 +216,7 @@ class System:
         return path
 
     def wait_app(self, proc, url, what, wait_s=120, series=""):
-        if not procs.wait_ready(proc, ready_url(url, series), wait_s) or not proc.alive():
-            sys.stderr.write(procs.tail(proc.log_path, 30))
-            raise Fatal(f"the app of {what} did not become ready on {url} (log: {proc.log_path})")
+        ready(proc, ready_url(url, series), wait_s, f"the app of {what}")
 
     def request(self, series, scenario, extra=""):
         """SCENARIO's request in SERIES with the run's parameters (EXTRA: one more, NAME=VALUE)."""

@@ -21,6 +21,7 @@ from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.settings import ENV
 from harness.infra.tools import LOAD_DIR, bash_env, ensure_jar, newer_than
+from harness.runs import system
 from harness.runs.chaos import chaos
 from harness.runs.chaos.params import PARAM_NAMES, books_line, figure_line, settings, sleep_until
 
@@ -37,27 +38,17 @@ class Chaos:
         return os.path.join(self.out, *parts)
 
     def start_delay(self):
-        self.delay = self.ps.start(
-            "delay", [self.java, *self.a.delay_java_opts.split(), "-jar", self.jar],
-            log_path=self.path("logs", "delay.log"), append=True,
-            env={"QUARKUS_PROFILE": "delay", "QUARKUS_HTTP_HOST": "127.0.0.1",
-                 "QUARKUS_HTTP_PORT": str(self.delay_port)})
-        if not procs.wait_ready(self.delay, f"http://127.0.0.1:{self.delay_port}/delay/0", 90):
-            sys.stderr.write(procs.tail(self.path("logs", "delay.log")))
-            raise Fatal(f"the delay service did not answer on port {self.delay_port}")
+        cmd = [self.java, *self.a.delay_java_opts.split(), "-jar", self.jar]
+        self.delay = system.start_delay(self.ps, cmd, self.delay_port,
+                                        self.path("logs", "delay.log"), append=True)
 
     def start_app(self, label):
         t0 = time.monotonic()
         self.app_log = self.path("logs", f"app-{label}.log")
-        self.app = self.ps.start(
-            "app", [self.java, *self.a.app_java_opts.split(), "-jar", self.jar],
-            log_path=self.app_log,
-            env={"QUARKUS_HTTP_HOST": "127.0.0.1", "QUARKUS_HTTP_PORT": str(self.app_port),
-                 "QUARKUS_REST_CLIENT_DELAY_URL": f"http://127.0.0.1:{self.delay_port}",
-                 **self.database.env})
-        if not procs.wait_ready(self.app, f"{self.url}/q/health/ready", 120):
-            sys.stderr.write(procs.tail(self.app_log, 30))
-            raise Fatal(f"the app ({label}) did not become ready on {self.url}")
+        cmd = [self.java, *self.a.app_java_opts.split(), "-jar", self.jar]
+        env = system.app_env(self.app_port, self.delay_port, self.database.env)
+        self.app = system.ready(self.ps.start("app", cmd, log_path=self.app_log, env=env),
+                                f"{self.url}/q/health/ready", 120, f"the app ({label})")
         log(f"app ({label}) ready in {time.monotonic() - t0:.0f} s "
             f"(pid {self.app.pid}, {self.url})")
 
