@@ -13,6 +13,7 @@ import psutil
 import pytest
 
 from harness.infra import catalogue, procs, profiler, tools
+from harness.runs import threadfacts
 
 # GET /scenarios of the real app (java -jar target/quarkus-app/quarkus-run.jar), saved as it answered
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "scenarios.json")
@@ -73,13 +74,17 @@ def slow_tools_built(request):
 
 @pytest.fixture(scope="session")
 def slow_tools(tmp_path_factory):
-    """What the slow tests' launchers build or fetch when it is missing or stale (the app's jar, Vegeta, hey, the
-    Hyperfoil runner, async-profiler), made once before the first slow test: .ci/run runs them in two pytest-xdist
-    workers, and two launchers building one thing at the same moment would overwrite each other's. The workers share
-    the lock file (the run's temporary folder); the second finds everything built."""
+    """What the slow tests and their launchers build or fetch when it is missing or stale (the app's jar, the
+    vt-native server, the JMH benchmarks, Vegeta, hey, the Hyperfoil runner, async-profiler), made once before the
+    first slow test: .ci/run runs them in two pytest-xdist workers, and two builds of one thing at the same moment
+    fail or overwrite each other's (two Maven builds of load/vtnative copying its libraries into one folder failed
+    one fresh-clone CI run). The workers share the lock file (the run's temporary folder); the second finds
+    everything built."""
     with open(tmp_path_factory.getbasetemp().parent / "slow-tools.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         tools.ensure_jar()
+        tools.vtnative_jar()
+        threadfacts.jmh_jar()
         tools.bash_env("ensure_vegeta && ensure_hey", "VEGETA", "HEY")
         tools.hyperfoil_command(os.path.join(tools.java_home(), "bin", "java"))
         profiler.library()

@@ -93,7 +93,8 @@ def test_a_missing_or_broken_output_reads_as_none(tmp_path):
 
 # ---------------------------------------------------------------------------------------------- real runs
 @pytest.fixture(scope="module")
-def runner():
+def runner(slow_tools):
+    """The Hyperfoil runner's command (slow_tools first: a module's fixture is set up before the per-test one)."""
     java = os.path.join(tools.java_home(), "bin", "java")
     return tools.hyperfoil_command(java)
 

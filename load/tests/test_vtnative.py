@@ -119,7 +119,7 @@ class Live:
         for series in ("virtual", "vt-native"):
             port = procs.free_port()
             proc = self.sys.start_app(series, port, delay_port, str(tmp / "logs" / f"{series}.log"), series,
-                                      env={"BENCH_REQUEST_DEADLINE": "2s"})   # a deadline a test can pass
+                                      env={"BENCH_REQUEST_DEADLINE": "5s"})   # a deadline a test can pass
             self.urls[series] = f"http://127.0.0.1:{port}"
             self.sys.wait_app(proc, self.urls[series], series, 180, series)
 
@@ -145,7 +145,7 @@ class Live:
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory):
+def live(tmp_path_factory, slow_tools):   # slow_tools first: a module's fixture precedes the per-test one
     if not mariadb_client():
         pytest.skip("no MariaDB client (load/db.sh start fetches it)")
     with procs.Procs() as ps:
@@ -193,10 +193,11 @@ def test_bad_input_gets_the_virtual_modes_problem(live, query):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("query", ["io?delay=2000", "fanout?delay=2000&calls=3",
-                                   "workload?delay=1000&calls=1&fanout=2"])
+@pytest.mark.parametrize("query", ["io?delay=5000", "fanout?delay=5000&calls=3",
+                                   "workload?delay=2500&calls=1&fanout=2"])
 def test_a_call_past_the_deadline_gets_the_virtual_modes_504(live, query):
-    """The plan fits the deadline (2 s here), the calls' wait does not: 504, the call given up."""
+    """The plan fits the deadline (5 s here), the calls' wait does not: 504, the call given up. (At 2 s, a 100-ms
+    io request answered 504 while the other pytest worker ran JMH's thread benchmarks on the same two cores.)"""
     virtual, native = live.get("virtual", query), live.get("vt-native", query)
     assert virtual[0] == native[0] == 504 and virtual[1] == native[1] == "application/problem+json"
     assert native[2] == {**virtual[2], "instance": native[2]["instance"]}

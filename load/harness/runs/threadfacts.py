@@ -153,15 +153,20 @@ def last_json(path: str) -> dict:
     return json.loads(lines[-1])
 
 
+def jmh_jar(ps: Procs | None = None, build_log: str | None = None) -> str:
+    """load/jmh's benchmarks jar, built when missing or older than its sources -> its path."""
+    rel = os.path.relpath(JMH_DIR, tools.ROOT)
+    return tools.build_when_stale("the JMH benchmarks", JAR,
+                                  ["./mvnw", "-B", "-q", "-f", f"{rel}/pom.xml", "package"],
+                                  (f"{rel}/src", f"{rel}/pom.xml"), ps, build_log)
+
+
 def measure(java: str, ps: Procs, out_dir: str, build_log: str | None = None,
             threads: int = 2000, runs: int = 3) -> list[ThreadFact]:
     """Builds load/jmh when stale, runs its benchmarks on JAVA and ParkedThreads RUNS times per
     kind with THREADS threads in fresh JVMs; writes jmh.json, parked.json and logs to OUT_DIR."""
     os.makedirs(out_dir, exist_ok=True)
-    rel = os.path.relpath(JMH_DIR, tools.ROOT)
-    jar = tools.build_when_stale("the JMH benchmarks", JAR,
-                                 ["./mvnw", "-B", "-q", "-f", f"{rel}/pom.xml", "package"],
-                                 (f"{rel}/src", f"{rel}/pom.xml"), ps, build_log)
+    jar = jmh_jar(ps, build_log)
     result = os.path.join(out_dir, "jmh.json")
     jmh_log = os.path.join(out_dir, "jmh.log")
     log(f"JMH: {', '.join(c for c, _, _ in FACTS.values() if c)}, "
