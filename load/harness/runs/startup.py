@@ -345,6 +345,7 @@ class Startup:
         system.start_delay(self.ps, [self.java, "-jar", jar], self.delay_port,
                            os.path.join(self.out, "logs", "delay.log"))
 
+
 def run(args):
     prm = params(args)
     out = os.path.abspath(args.out or os.path.join(LOAD_DIR, "results",

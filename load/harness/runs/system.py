@@ -34,7 +34,7 @@ class App:
         return self.proc.pid
 
 
-# a series' process: what it is, when it is ready, what is scraped and sampled of it
+# how every design and launcher starts a process of the app's and waits for it
 def app_env(port, delay_port, *envs):
     """An app's environment: ENVS merged in order, then its address and its delay service's."""
     return {k: v for e in envs for k, v in e.items()} | {
@@ -58,6 +58,7 @@ def start_delay(ps, cmd, port, log_path, env=None, append=False):
     return ready(proc, f"http://127.0.0.1:{port}/delay/0", 90, "the delay service")
 
 
+# a series' process: what it is, when it is ready, what is scraped and sampled of it
 def kind(series):
     """The catalogue's kind of SERIES (mode, floor, ladder, bare, helidon); '' if unlisted."""
     return table().kinds.get(plan.base_of(series), "")
