@@ -12,6 +12,7 @@ from harness.analysis import advice, costmodel, costrecords
 from harness.analysis.costmodel import SHAPE_KEYS, Calibration, Trial
 from harness.infra.errors import Fatal
 from harness.runs import advise, calibrate
+from harness.sampling.machine import cpu_model
 
 MACHINE = {k: 2.5 * v for k, v in zip(costmodel.CPU_TERMS, (0.20, 0.05, 0.10, 0.04, 0.08, 0.3, 1.5, 0.01),
                                       strict=True)}
@@ -173,10 +174,15 @@ def test_advise_answers_from_a_calibration_file(tmp_path, capsys):
         assert {"cores", "rss_mib", "threads", "max_rate", "bound"} <= set(m)
     worker = doc["modes"]["worker"]
     assert worker["bound"] == min(worker["limits"], key=worker["limits"].get) and "worker threads" in worker["limits"]
+    assert "cores of test, this machine has" in doc["other_machine"]   # calibrate it here
     args.json = False
     advise.run(args)
     text = capsys.readouterr().out
-    assert "At 2500 req/s worker falls behind" in text
+    assert "At 2500 req/s worker falls behind" in text and "calibrate it here" in text
+    Calibration({"cores": os.cpu_count(), "cpu": cpu_model()}, cal.series, trials).write(path)
+    args.json = True
+    advise.run(args)
+    assert json.loads(capsys.readouterr().out)["other_machine"] is None   # this machine's own
 
 
 @pytest.mark.slow
@@ -313,3 +319,12 @@ def test_calibrations_of_one_machine_pool_into_one_and_others_are_refused(tmp_pa
     (tmp_path / "other.json").write_text(json.dumps(other))
     with pytest.raises(Fatal, match="cpu"):
         calibrate.refit([paths[0], str(tmp_path / "other.json")], str(out))
+
+
+def test_a_file_that_is_not_a_calibration_gets_a_clear_error(tmp_path):
+    for name, text in (("page.md", "# Calibration"), ("list.json", "[1, 2]"), ("empty.json", "{}")):
+        (tmp_path / name).write_text(text)
+        with pytest.raises(Fatal, match="not a calibration.json"):
+            Calibration.read(tmp_path / name)
+    with pytest.raises(Fatal, match="not a calibration.json"):
+        Calibration.read(tmp_path / "missing.json")

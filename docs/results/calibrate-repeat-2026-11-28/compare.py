@@ -7,7 +7,8 @@ calibrate-repeat-2026-11-28   the same design again, 16:48-17:02 UTC, seed 1136
 calibrate-calls4-2026-11-28   the design plus four 20-ms calls at 100 and 1,200 req/s (6,000 request events a second),
                               16:33-16:47 UTC, seed 1135: 864 s
 calibrate-pooled-2026-11-28   28d and the repeat pooled (`vtvr-harness calibrate --refit A B --out DIR`): advise's default
-The JSON of the repeat and of calls4 is in commit deb0649 (each lives in the pooled file or was not kept)
+The JSON of the repeat and of calls4 is in commit deb0649, that of 28d in 1cc9da3 (each lives in the pooled file or was
+not kept)
 Each calibration is refitted from its trials by the model in use (costmodel.fit_series) and predicts every CPU point
 and ceiling the six checks of 2026-11-28 measured (model-form-2026-11-28/forms.py reads them from git), then those of
 the pooled calibration's own check."""
@@ -20,10 +21,10 @@ import events  # noqa: E402
 import forms  # noqa: E402
 from harness.analysis import costmodel as cm  # noqa: E402
 
-CALS = {"28d": "docs/results/calibrate-2026-11-28d/calibration.json",
+CALS = {"28d": "1cc9da3:docs/results/calibrate-2026-11-28d/calibration.json",
         "repeat": "deb0649:docs/results/calibrate-repeat-2026-11-28/calibration.json",
         "calls4": "deb0649:docs/results/calibrate-calls4-2026-11-28/calibration.json",
-        "pooled (in use)": "docs/results/calibrate-pooled-2026-11-28/calibration.json"}
+        "pooled (in use)": "1cc9da3:docs/results/calibrate-pooled-2026-11-28/calibration.json"}
 CHECKS = ("006383e:docs/results/verify-repeat-2026-11-28/verify.json",
           "006383e:docs/results/verify-confirmed-2026-11-28/verify.json",
           "8e7e458:docs/results/verify-2026-11-28/verify.json", "a563571:docs/results/verify-2026-11-28c/verify.json",

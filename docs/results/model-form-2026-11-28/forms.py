@@ -31,7 +31,7 @@ DAYS = {   # calibration -> the checks measured against it (commit:path)
         "8e7e458:docs/results/verify-2026-11-28/verify.json", "a563571:docs/results/verify-2026-11-28c/verify.json",
         "ef3d7d4^:docs/results/verify-gross-2026-11-28/verify.json"),
     # the calibration and check made after the form was chosen (new workloads)
-    "docs/results/calibrate-2026-11-28d/calibration.json": ("deb0649:docs/results/verify-2026-11-28d/verify.json",),
+    "1cc9da3:docs/results/calibrate-2026-11-28d/calibration.json": ("deb0649:docs/results/verify-2026-11-28d/verify.json",),
 }
 NCORES = 2
 

@@ -7,8 +7,8 @@ import json
 import statistics
 import subprocess
 
-CHECKS = ("deb0649:docs/results/verify-2026-11-28d/verify.json", "325afb5:docs/results/verify-2026-11-28e/verify.json",
-          "docs/results/verify-2026-11-28f/verify.json")
+CHECKS = ("325afb5:docs/results/verify-2026-11-28e/verify.json", "1cc9da3:docs/results/verify-2026-11-28f/verify.json",
+          "docs/results/verify-2026-11-29/verify.json")
 
 
 def rows(spec):

@@ -17,7 +17,7 @@ import events  # noqa: E402
 import forms  # noqa: E402
 from harness.analysis import costmodel as cm  # noqa: E402
 
-DAYS = {**forms.DAYS, "docs/results/calibrate-pooled-2026-11-28/calibration.json":
+DAYS = {**forms.DAYS, "1cc9da3:docs/results/calibrate-pooled-2026-11-28/calibration.json":
         ("325afb5:docs/results/verify-2026-11-28e/verify.json",)}
 
 

@@ -8,10 +8,11 @@ from harness.analysis import costmodel
 from harness.infra import catalogue
 from harness.infra.errors import Fatal
 from harness.infra.tools import LOAD_DIR, ROOT
+from harness.sampling.machine import cpu_model
 
 SCENARIO = "workload"
 LATEST = os.path.join(LOAD_DIR, "results", "calibration.json")   # calibrate's newest
-COMMITTED = os.path.join(ROOT, "docs", "results", "calibrate-pooled-2026-11-28", "calibration.json")
+COMMITTED = os.path.join(ROOT, "docs", "results", "calibrate-2026-11-29", "calibration.json")
 
 
 def workload_params(cal=None):
@@ -42,6 +43,19 @@ def calibration_path(given):
         raise Fatal(f"--calibration {given}: no such file")
     raise Fatal("no calibration yet: run load/calibrate.sh (about 15 minutes) or name one with "
                 "--calibration")
+
+
+def other_machine(facts):
+    """A sentence when calibration FACTS name another CPU model or core count than this machine's;
+    '' when they match or were not recorded."""
+    cpu, cores = cpu_model(), os.cpu_count()
+    if (facts.get("cpu") or cpu) == cpu and (facts.get("cores") or cores) == cores:
+        return ""
+    # docs/results/verify-2026-11-29/stale.txt: 24 points, 2.06 in the median
+    return (f"This calibration was measured on {facts.get('cores')} cores of {facts.get('cpu')}, "
+            f"this machine has {cores} of {cpu}: calibrate it here (load/calibrate.sh, about 13 "
+            "minutes). On 2026-11-29 a calibration of two Intel Xeon cores predicted the CPU per "
+            "request of two AMD EPYC cores at 1.4 to 2.6 times what they spent.")
 
 
 def predictions(cal, shape, rate, series=None):
@@ -104,10 +118,11 @@ def recommend(preds, rate, shape=None):
     words.append(f"Memory: {small.rss_mib.value:.0f} MiB ({small.series}) to "
                  f"{big.rss_mib.value:.0f} MiB ({big.series}) at this rate.")
     if waits(shape) and any(p.bound == "cores" for p in preds.values()):
-        # docs/advise.md: the checks of 2026-11-28 13:15, 17:09 and 19:58, 31 such ceilings
+        # docs/advise.md: the checks of 2026-11-28 17:09 and 19:58 and 2026-11-29 02:45, 27 such
+        # ceilings (docs/results/model-wait-2026-11-28/ceilings.txt)
         words.append("A ceiling the cores set is likely low for a request that waits on calls: "
                      "in the last three checks, such shapes (no CPU kernel, no insert) served "
-                     "0.9 to over 3 times the rate predicted, 1.35 times in the median.")
+                     "from under 0.9 to over 3 times the rate predicted, 1.5 times in the median.")
     outside = sorted({o for p in preds.values() for o in p.outside})
     if outside:
         words.append("Outside the calibrated range, so less certain than its intervals say: "

@@ -158,8 +158,16 @@ class Calibration:
 
     @staticmethod
     def raw(path):
-        with open(path) as f:
-            return json.load(f)
+        """PATH's JSON; a clear error for a file that is not a calibration (no stack trace)."""
+        try:
+            with open(path) as f:
+                d = json.load(f)
+        except (OSError, ValueError) as e:
+            raise Fatal(f"{path}: not a calibration.json ({e}); load/calibrate.sh writes one") from None
+        if not isinstance(d, dict) or not isinstance(d.get("series"), dict) or "facts" not in d:
+            raise Fatal(f"{path}: not a calibration.json (no 'facts' and 'series'); "
+                        "load/calibrate.sh writes one")
+        return d
 
     @classmethod
     def read(cls, path, models=True):

@@ -14,6 +14,7 @@ from harness.analysis import costmodel, costrecords
 from harness.analysis.advice import (
     calibration_path,
     label,
+    other_machine,
     parse_shape,
     predictions,
     recommend,
@@ -51,6 +52,7 @@ def run(args):
     if args.verify:
         return verify(args, cal, shapes, series or ("virtual", "worker", "reactive"))
     f = cal.facts
+    elsewhere = other_machine(f)
     answers = {}
     for sh in shapes:
         preds = predictions(cal, sh, rate, series)
@@ -60,9 +62,12 @@ def run(args):
                   f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals)\n")
             print(table(preds) + "\n")
             print(recommend(preds, rate, sh) + "\n")
+            if elsewhere:
+                print(elsewhere + "\n")
     if args.json:
         one = len(answers) == 1
-        doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()}}
+        doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()},
+                     "other_machine": elsewhere or None}
                for lab, preds in answers.items()}
         json.dump(next(iter(doc.values())) if one else doc, sys.stdout, indent=1)
         print()
