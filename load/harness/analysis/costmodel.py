@@ -163,7 +163,8 @@ class Calibration:
             with open(path) as f:
                 d = json.load(f)
         except (OSError, ValueError) as e:
-            raise Fatal(f"{path}: not a calibration.json ({e}); load/calibrate.sh writes one") from None
+            raise Fatal(f"{path}: not a calibration.json ({e}); load/calibrate.sh writes one"
+                        ) from None
         if not isinstance(d, dict) or not isinstance(d.get("series"), dict) or "facts" not in d:
             raise Fatal(f"{path}: not a calibration.json (no 'facts' and 'series'); "
                         "load/calibrate.sh writes one")
