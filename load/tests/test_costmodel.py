@@ -256,18 +256,18 @@ def test_the_verify_sweep_goes_down_when_its_first_loaded_step_crossed():
         def trial(self, series, sh, rate, kind, seconds=None):
             return sweep_trial(rate, p99[rate].pop(0))
 
+    def ceiling_row(swept):
+        m = costmodel.fit_series("virtual", synthetic(noise=0.0), {}, 2)
+        return advise.verify_rows(m, advice.parse_shape("calls=1,delay=50"), [], swept, 2)[-1]
+
     done = advise.confirmed_sweep(Bench(), "virtual", {}, [50, 900, 1000], [800, 700, 600])
     assert [t.rate for t in done] == [50, 700, 700, 800, 800, 900, 900]   # 700's crossing did not repeat
     assert costrecords.confirmed_ceiling(done) == 800 and p99[600] == [120]   # not probed below 700
-    rows = advise.verify_rows(costmodel.fit_series("virtual", synthetic(noise=0.0), {}, 2),
-                              advice.parse_shape("calls=1,delay=50"), [], done, 2)
-    assert rows[-1]["measured"] == 800 and not rows[-1]["upper_bound"]
+    assert ceiling_row(done)["measured"] == 800 and not ceiling_row(done)["upper_bound"]
     p99 = {50: [100], 900: [300, 260], 800: [250, 240]}
     low = advise.confirmed_sweep(Bench(), "virtual", {}, [50, 900, 1000], [800])
     assert costrecords.confirmed_ceiling(low) == 800
-    rows = advise.verify_rows(costmodel.fit_series("virtual", synthetic(noise=0.0), {}, 2),
-                              advice.parse_shape("calls=1,delay=50"), [], low, 2)
-    assert rows[-1]["upper_bound"] and not rows[-1]["pass"]   # crossed at the lowest step probed
+    assert ceiling_row(low)["upper_bound"] and not ceiling_row(low)["pass"]   # crossed at the lowest step probed
 
 
 def test_the_advice_doubts_a_cores_ceiling_for_a_request_that_waits_on_calls():
