@@ -43,6 +43,8 @@ CPU_TERMS = PARTS + ("mdiv", "per_second")
 APP_TERMS = CPU_TERMS + ("per_s_waited",)
 LAT_TERMS = PARTS + ("mdiv",)
 BETAS = tuple(k / 4 for k in range(41))   # the grid beta is fitted on: 0 to 10
+REL_FLOOR_MS = 0.02   # a trial's CPU under it weighs as it (relative errors; none so low so far)
+FIT = "relative"      # how the CPU terms are fitted: calibrations fitted otherwise are refitted
 
 
 @functools.cache
@@ -82,13 +84,15 @@ def features(shape, rate, u, beta, rates=None, app=False):
 
 
 def fit_busy(trials, y, ncores, app=False):
-    """(beta, Fit) of Y on TRIALS: beta on BETAS with the least SSE, each trial at its own u; APP:
-    the app's terms (APP_TERMS)."""
+    """(beta, Fit) of Y on TRIALS: beta on BETAS with the least sum of squared relative errors, each
+    trial at its own u; APP: the app's terms (APP_TERMS). Relative: a trial's noise grows with its
+    CPU (an idle machine's wake-ups), and advise's targets are relative (docs/advise.md)."""
     best = None
+    w = 1 / np.maximum(np.asarray(y, float), REL_FLOOR_MS)
     for beta in BETAS:
         x = [features(t.shape, t.sent_rps, busy(t) / ncores, beta, app=app) for t in trials]
-        fit = Fit.of(APP_TERMS if app else CPU_TERMS, x, y, nonneg=True)
-        sse = float(((np.asarray(y) - np.asarray(x) @ np.asarray(fit.coef)) ** 2).sum())
+        fit = Fit.of(APP_TERMS if app else CPU_TERMS, x, y, nonneg=True, weights=w)
+        sse = float((((np.asarray(y) - np.asarray(x) @ np.asarray(fit.coef)) * w) ** 2).sum())
         if best is None or sse < best[0]:
             best = (sse, beta, fit)
     return best[1], best[2]
@@ -127,6 +131,7 @@ class SeriesModel:
     queue_curve: tuple = ()     # the sweep's (busy share, p99 growth ms), ascending
     beta: float = 0.0           # how much more operations cost the app when idle (features)
     beta_machine: float = 0.0   # the same for the whole machine's CPU
+    fit: str = "absolute"       # how the CPU terms were fitted (FIT since 2026-11-29)
 
     def to_json(self):
         d = asdict(self)
@@ -174,10 +179,13 @@ class Calibration:
     def read(cls, path, models=True):
         """The calibration at PATH; MODELS=False: its facts and trials only (to fit again)."""
         d = cls.raw(path)
-        old = [k for k, v in d["series"].items() if tuple(v["cpu"]["names"]) != APP_TERMS]
+        old = [k for k, v in d["series"].items()
+               if tuple(v["cpu"]["names"]) != APP_TERMS or v.get("fit", "absolute") != FIT]
         if models and old:
+            v = d["series"][old[0]]
             raise Fatal(f"{path}: fitted with an older model ({', '.join(old)}: terms "
-                        f"{', '.join(d['series'][old[0]]['cpu']['names'])}); fit it again from "
+                        f"{', '.join(v['cpu']['names'])}, least {v.get('fit', 'absolute')} "
+                        f"squares); fit it again from "
                         f"its trials with `vtvr-harness calibrate --refit {path}`, or run "
                         f"load/calibrate.sh again")
         series = {k: SeriesModel.from_json(v) for k, v in d["series"].items()} if models else {}
@@ -221,7 +229,7 @@ def fit_series(series, trials, bounds, ncores):
     m = SeriesModel(series, app, mach, latency, memory, threads, idle_cores, 1.0, 0.0, tail,
                     dict(bounds), (min(rates), max(rates)),
                     {k: max(t.shape[k] for t in cpu) for k in SHAPE_KEYS},
-                    beta=beta, beta_machine=beta_machine)
+                    beta=beta, beta_machine=beta_machine, fit=FIT)
     if crossed:   # the busy cores where the sweep's p99 doubled: between its last two steps
         below = max((t for t in sweep if t.rate < crossed), key=lambda t: t.rate)
         top = next(t for t in sweep if t.rate == crossed)
@@ -318,6 +326,9 @@ def predict(m, shape, rate, ncores):
     lo, hi = m.rates
     if not lo / 2 <= rate <= hi * 2:
         outside += (f"rate {rate:g} req/s (calibrated at {lo:.0f}-{hi:.0f})",)
+    top = limits[bound].value
+    if bound == "cores" and top > hi * 2:   # it costs a fuller machine than the trials saw
+        outside += (f"{m.series}'s ceiling {top:,.0f} req/s (calibrated up to {hi:,.0f})",)
     return Prediction(m.series, cpu, cores, mcores, lat, rss, threads, limits[bound], bound,
                       {k: v.value for k, v in limits.items()}, outside)
 

@@ -18,10 +18,14 @@ class Fit:
     dof: int
 
     @classmethod
-    def of(cls, names, x, y, nonneg=False):
+    def of(cls, names, x, y, nonneg=False, weights=None):
         """NONNEG: every coefficient at least 0 (non-negative least squares; a cost cannot be
-        negative, and a few noisy trials, as calibrate --quick's, can pull an estimate below)."""
+        negative, and a few noisy trials, as calibrate --quick's, can pull an estimate below).
+        WEIGHTS: each row's residual times its weight (1 / y: least relative squares)."""
         x, y = np.asarray(x, float), np.asarray(y, float)
+        if weights is not None:
+            w = np.asarray(weights, float)
+            x, y = x * w[:, None], y * w
         if nonneg:
             # here: only calibrate fits
             from scipy.optimize import nnls
