@@ -284,6 +284,9 @@ def test_the_advice_doubts_a_cores_ceiling_for_a_request_that_waits_on_calls():
         p = costmodel.predict(m, sh, 100, 2)
         assert p.bound == "cores"
         assert ("likely low" in advice.recommend({"virtual": p}, 100, sh)) == doubted, text
+        socket = costmodel.predict(costmodel.fit_series("virtual+socket", synthetic(noise=0.0), {}, 2), sh, 100, 2)
+        text = advice.recommend({"virtual+socket": socket}, 100, sh)
+        assert ("likely high" in text) == doubted and "likely low" not in text
 
 
 def test_a_few_noisy_trials_never_fit_a_cost_below_zero():

@@ -361,9 +361,10 @@ def ceilings(m, shape, lat, ncores):
     share = max(m.util_max, util_for(m, lat.value + m.tail_ms))
     budget = share * ncores
 
-    def demand(r, k):
-        v = m.machine.at(features(shape, r, share, m.beta_machine, m.rates))
-        return max(v[k], 0.1 * v[0])   # a low end under a tenth of the estimate is no figure
+    def demand(r, k):   # a low end under a tenth of the estimate is no figure; the machine's CPU
+        v = m.machine.at(features(shape, r, share, m.beta_machine, m.rates))   # holds the app's
+        a = m.cpu.at(features(shape, r, share, m.beta, m.rates, app=True))
+        return max(v[k], a[k], 0.1 * v[0])
     out["cores"] = Figure(*(cores_ceiling(lambda r, k=k: demand(r, k), budget) for k in (0, 2, 1)))
     for name, size in m.bounds.items():
         held = held_ms(name, shape, lat.value, m.latency.coef[LAT_TERMS.index("query")])

@@ -169,7 +169,8 @@ def page(cal):
                 f"{', '.join(str(x['seed']) for x in f['pooled'])})" if f.get("pooled") else "")
              + " (docs/advise.md). The app's CPU ms per request for each "
              "part on a full machine (each operation costs 1 + beta times that on an idle one) and "
-             "the cores busy whatever the rate, with 95 % intervals:", "",
+             "the cores busy whatever the rate, fitted on relative errors, with 95 % intervals:",
+             "",
              "| part | " + " | ".join(series) + " |", "|---" * (len(series) + 1) + "|"]
     terms = {x: m.cpu.terms() for x, m in cal.series.items()}
     for name in costmodel.APP_TERMS:
