@@ -39,14 +39,15 @@ NCORES = 2
 @contextlib.contextmanager
 def before_waits():
     """The model these scripts (forms, events, compare.py) measured: the one in use until the app's CPU got a term per
-    second a request waits (docs/results/model-wait-2026-11-28/wait.py), whose app CPU has the machine's terms alone."""
-    terms, feats = cm.APP_TERMS, cm.features
-    cm.APP_TERMS = cm.CPU_TERMS
+    second a request waits (docs/results/model-wait-2026-11-28/wait.py), whose app CPU has the machine's terms alone,
+    fitted on absolute errors (relative ones since 2026-11-29: docs/results/model-relative-2026-11-29)."""
+    terms, feats, floor = cm.APP_TERMS, cm.features, cm.REL_FLOOR_MS
+    cm.APP_TERMS, cm.REL_FLOOR_MS = cm.CPU_TERMS, 1e9
     cm.features = lambda shape, rate, u, beta, rates=None, app=False: feats(shape, rate, u, beta, rates)
     try:
         yield
     finally:
-        cm.APP_TERMS, cm.features = terms, feats
+        cm.APP_TERMS, cm.features, cm.REL_FLOOR_MS = terms, feats, floor
 
 
 def git_json(spec):
