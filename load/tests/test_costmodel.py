@@ -350,7 +350,7 @@ def test_a_calibration_fitted_by_absolute_least_squares_is_refused_until_refitte
     assert raw["series"]["virtual"]["fit"] == "relative"
     del raw["series"]["virtual"]["fit"]
     path.write_text(json.dumps(raw))
-    with pytest.raises(Fatal, match="least absolute squares.*calibrate --refit"):
+    with pytest.raises(Fatal, match="fitted on absolute errors.*calibrate --refit"):
         Calibration.read(path)
     assert calibrate.refit([str(path)]) == 0
     assert Calibration.read(path).series["virtual"].fit == "relative"

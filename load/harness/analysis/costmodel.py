@@ -8,8 +8,10 @@ CPU per request (ms) = (the request's own cost + per call x calls + per fan-out 
                        + per_second (cores) x 1,000 / rate
                        + per second waited x the request's waits (the app's CPU only)
 u: the machine's busy share; on an idle machine each event wakes a sleeping thread, so operations
-cost more (divisions do not). beta is fitted per series on a grid, the rest by least squares. The
-same form on the machine's CPU gives u (busy_share) and the cores a rate needs; the ceiling keeps
+cost more (divisions do not). beta is fitted per series on a grid, the rest by least squares, both
+on relative errors (a trial's noise grows with its CPU; advise's targets are relative). The
+same form on the machine's CPU gives u (busy_share) and the cores a rate needs (at least the app's
+CPU: the machine's holds it); the ceiling keeps
 the machine as busy as the sweep was where p99 grew by the shape's unloaded p99 (latency-aware: a
 request that waits long tolerates more queueing)."""
 from __future__ import annotations
@@ -184,8 +186,8 @@ class Calibration:
         if models and old:
             v = d["series"][old[0]]
             raise Fatal(f"{path}: fitted with an older model ({', '.join(old)}: terms "
-                        f"{', '.join(v['cpu']['names'])}, least {v.get('fit', 'absolute')} "
-                        f"squares); fit it again from "
+                        f"{', '.join(v['cpu']['names'])}, fitted on {v.get('fit', 'absolute')} "
+                        f"errors); fit it again from "
                         f"its trials with `vtvr-harness calibrate --refit {path}`, or run "
                         f"load/calibrate.sh again")
         series = {k: SeriesModel.from_json(v) for k, v in d["series"].items()} if models else {}
