@@ -117,17 +117,17 @@ def recommend(preds, rate, shape=None):
     small = min(preds.values(), key=lambda p: p.rss_mib.value)
     words.append(f"Memory: {small.rss_mib.value:.0f} MiB ({small.series}) to "
                  f"{big.rss_mib.value:.0f} MiB ({big.series}) at this rate.")
-    cores = {p.series for p in preds.values() if p.bound == "cores"}
-    if waits(shape) and cores - {"virtual+socket"}:
+    cores = {p.swept for p in preds.values() if p.bound == "cores"}
+    if waits(shape) and True in cores:
         # docs/advise.md: the checks of 2026-11-28 19:58 and 2026-11-29 02:45 and 05:05, 21 such
         # ceilings (docs/results/model-relative-2026-11-29/relative.txt)
         words.append("A ceiling the cores set is likely low for a request that waits on calls: "
                      "in the last three checks, such shapes (no CPU kernel, no insert) served "
                      "from 0.8 to 2.1 times the rate predicted, 1.44 times in the median.")
-    if waits(shape) and "virtual+socket" in cores:   # the check of 2026-11-29 05:26: 3 such
-        words.append("For virtual+socket it is likely high: in its one check such shapes served "
-                     "0.2 to 0.3 times the rate predicted (its full machine's costs extrapolated "
-                     "from a sweep that never filled it).")
+    if waits(shape) and False in cores:   # 2026-11-29 05:26: virtual+socket's 3
+        words.append("Where the calibration's sweep never doubled its p99, that ceiling is "
+                     "likely high (the costs of a fuller machine than measured, extrapolated): "
+                     "such shapes of virtual+socket served 0.2 to 0.3 times the rate predicted.")
     outside = sorted({o for p in preds.values() for o in p.outside})
     if outside:
         words.append("Outside the calibrated range, so less certain than its intervals say: "

@@ -90,11 +90,13 @@ def fit_busy(trials, y, ncores, app=False):
     trial at its own u; APP: the app's terms (APP_TERMS). Relative: a trial's noise grows with its
     CPU (an idle machine's wake-ups), and advise's targets are relative (docs/advise.md)."""
     best = None
-    w = 1 / np.maximum(np.asarray(y, float), REL_FLOOR_MS)
+    y = np.asarray(y, float)
+    w = 1 / np.maximum(y, REL_FLOOR_MS)
     for beta in BETAS:
-        x = [features(t.shape, t.sent_rps, busy(t) / ncores, beta, app=app) for t in trials]
+        x = np.asarray([features(t.shape, t.sent_rps, busy(t) / ncores, beta, app=app)
+                        for t in trials])
         fit = Fit.of(APP_TERMS if app else CPU_TERMS, x, y, nonneg=True, weights=w)
-        sse = float((((np.asarray(y) - np.asarray(x) @ np.asarray(fit.coef)) * w) ** 2).sum())
+        sse = float((((y - x @ np.asarray(fit.coef)) * w) ** 2).sum())
         if best is None or sse < best[0]:
             best = (sse, beta, fit)
     return best[1], best[2]
@@ -290,6 +292,8 @@ class Prediction:
     bound: str                  # what sets max_rate
     limits: dict                # every bound's rate
     outside: tuple              # how the question leaves the calibrated range (empty: inside)
+    swept: bool = True          # the calibration's sweep doubled its p99 (else its cores' ceiling
+                                # is the costs of a fuller machine than measured, extrapolated)
 
     def as_dict(self):
         out = {}
@@ -332,7 +336,7 @@ def predict(m, shape, rate, ncores):
     if bound == "cores" and top > hi * 2:   # it costs a fuller machine than the trials saw
         outside += (f"{m.series}'s ceiling {top:,.0f} req/s (calibrated up to {hi:,.0f})",)
     return Prediction(m.series, cpu, cores, mcores, lat, rss, threads, limits[bound], bound,
-                      {k: v.value for k, v in limits.items()}, outside)
+                      {k: v.value for k, v in limits.items()}, outside, m.sweep_ceiling > 0)
 
 
 def latency(m, shape):
