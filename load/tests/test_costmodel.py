@@ -192,9 +192,12 @@ def test_advise_answers_from_a_calibration_file(tmp_path, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_calibrate_on_a_tiny_budget_then_advise(launcher, tmp_path):
     """The real thing, small: MariaDB, the delay service, two apps and Vegeta, one repetition of 1-s trials; then
-    advise answers from what it wrote, and nothing is left running."""
+    advise answers from what it wrote, and nothing is left running. Alone: every request of its trials must be
+    answered, at up to 1,500 req/s; beside the other worker and Schemathesis (CI, 2026-11-29 07:08) reactive's insert
+    trial answered 1,078 of 1,396 with a median of 3.3 s."""
     load = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out = tmp_path / "cal"
     r = subprocess.run([os.path.join(load, "calibrate.sh"), "--quick", "--modes", "virtual,reactive", "--out",
