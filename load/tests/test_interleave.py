@@ -12,7 +12,7 @@ from harness import cli
 from harness.analysis import model, stats, steps, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.infra.errors import Fatal
-from harness.report import summary_files, verdict_report, verdict_sections
+from harness.report import contents, summary_files, verdict_report, verdict_sections
 from harness.runs import plan, trial_plan
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
@@ -104,7 +104,7 @@ def test_plan_to_summary_json_verdicts(tmp_path):
         "seed": 7, "restart_every": 2, "blocks": 8, "looks": [8], "level": level, "trial": "3s", "ramp_in": "1000ms",
         "jvm_opts": {}, "warmup": [], "seconds": 600})
     assert sum(1 for _ in open(tmp_path / verdict_sections.TRIALS)) == len(records) == 8 * 3
-    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)), {})
+    summary_files.write_csv_json(str(tmp_path), contents.of(str(tmp_path), [], {}))
     data = json.load(open(tmp_path / "summary.json"))
     assert data["design"]["design"] == "interleaved" and data["design_broken"] is None
     v = {(e["metric"], e["aa"]): e for e in data["verdicts"]}
@@ -128,6 +128,6 @@ def test_plan_to_summary_json_verdicts(tmp_path):
 
 
 def test_no_verdicts_file_leaves_a_sequential_summary_as_it_was(tmp_path):
-    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)), {})
+    summary_files.write_csv_json(str(tmp_path), contents.of(str(tmp_path), [], {}))
     assert set(json.load(open(tmp_path / "summary.json"))) == {"machine", "rows"}
     assert verdict_sections.md_lines(None) == [] and verdict_sections.html_section(None) == ""

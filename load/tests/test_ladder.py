@@ -12,7 +12,7 @@ from harness import cli
 from harness.analysis import ladder, stats, trials
 from harness.analysis.targets import AA_PAIRS, for_series
 from harness.infra.errors import Fatal
-from harness.report import ladder_report, summary_files, verdict_report, verdict_sections
+from harness.report import contents, ladder_report, summary_files, verdict_report, verdict_sections
 from harness.runs import plan, trial_plan
 
 # true CPU ms/req of every series (the reactive ladder: floor 0.050 up to the mode at 0.100, the project's own
@@ -158,8 +158,12 @@ def test_summary_and_report_carry_the_floor_the_waterfall_and_the_share(tmp_path
     recs = records([x for x in tp.series if x in TRUE], 6, rates=(1000.0, 1500.0))
     result = stats.analyse(recs, for_series(tp.series), AA_PAIRS, 0.95, seed=7)
     result["ladder"] = ladder.analyse(recs, 0.95, 7, result["design_broken"])
-    verdict_report.write(str(tmp_path), recs, result, {"design": "interleaved"})
-    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)), {})
+    verdict_report.write(str(tmp_path), recs, result, {
+        "design": "interleaved", "series": list(tp.series),
+        "steps": [["io", 1000.0, "vegeta"], ["io", 1500.0, "vegeta"]], "pairs": [], "seed": 7, "restart_every": 2,
+        "blocks": 6, "looks": [6], "level": 0.95, "trial": "3s",
+        "ramp_in": "1000ms", "jvm_opts": {}, "warmup": [], "seconds": 600})
+    summary_files.write_csv_json(str(tmp_path), contents.of(str(tmp_path), [], {}))
     data = json.load(open(tmp_path / "summary.json"))
     assert {w["mode"] for w in data["ladder"]["waterfall"]} == {"reactive", "virtual", "worker"}
     assert {e["series"] for e in data["ladder"]["over_floor"]} >= {"reactive", "virtual", "worker", "ladder-rest"}

@@ -10,7 +10,7 @@ import tarfile
 import pytest
 
 from harness.analysis import steps
-from harness.report import archive, run_text, summary_files, verdict_sections
+from harness.report import archive, contents, run_text, summary_files
 from harness.report import summaries as report
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
@@ -150,10 +150,12 @@ def test_cli_step_hey_summary_machine_and_publish(run, tmp_path, capsys, http_se
 
 def test_rewriting_a_published_interleaved_result_keeps_its_verdicts(tmp_path):
     # a published result has no verdicts.json beside it (it is in steps.tar.xz): its summary.json is the source
-    design = {"design": "interleaved", "blocks": 8}
-    entry = {"target": "A/A: reactive-aa / reactive contains 1.00", "verdict": "PASS", "ratio": 1.0}
+    with open(os.path.join(os.path.dirname(FIX), "..", "..", "docs", "results", "verdicts-default-2026-11-27c",
+                           "summary.json")) as f:
+        published = json.load(f)
+    design, entry = published["design"], published["verdicts"][0]
     (tmp_path / "summary.json").write_text(json.dumps({"verdicts": [entry], "design": design, "design_broken": None,
                                                        "skipped": [], "machine": {}, "rows": []}))
-    summary_files.write_csv_json(str(tmp_path), [], verdict_sections.load(str(tmp_path)), {})
+    summary_files.write_csv_json(str(tmp_path), contents.of(str(tmp_path), [], {}))
     data = json.loads((tmp_path / "summary.json").read_text())
     assert data["design"] == design and data["verdicts"][0]["target"] == entry["target"]

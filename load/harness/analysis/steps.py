@@ -169,6 +169,18 @@ def resource_figures(step, scrape_cpu_ms=None):
     return res
 
 
+# the app's quarkus.thread-pool.max-threads (src/main/resources/application.properties), for a run
+# whose app did not tell it at /q/info
+WORKER_THREADS = 200
+
+
+def worker_pool_of(meta, default=WORKER_THREADS):
+    """quarkus.thread-pool.max-threads of the run's app (META: its machine.json): the worker-mode
+    ceiling's numerator."""
+    v = str((meta.get("settings") or {}).get("quarkus.thread-pool.max-threads", ""))
+    return int(v) if v.isdigit() else default
+
+
 def worker_ceiling(scenario, params, worker_pool):
     """Little's law for the worker pool: WORKER_POOL threads (quarkus.thread-pool.max-threads) each
     held for the whole request, when that time is known."""

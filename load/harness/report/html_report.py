@@ -1,43 +1,14 @@
-"""report.html of a run's rows: the page (templates/report.html.j2) with its charts (charts.py),
-the verdicts and the ladder on top when the run has them."""
+"""report.html of a run's contents (contents.py): the page (templates/report.html.j2) with its
+charts (charts.py), the verdicts and the ladder on top when the run has them."""
 import functools
 import os
 
 from harness.analysis import model
-from harness.analysis.steps import AA_SUFFIX, fmt, series_names, worker_ceiling
-from harness.analysis.verdicts import saturation, saturation_args, targets
+from harness.analysis.steps import AA_SUFFIX
 from harness.drivers import RATE_TOOLS
-from harness.report import ladder_report, pages, profile_report, verdict_sections
+from harness.report import pages
 from harness.report.charts import Tips, mode_color, series_for, svg_chart
-from harness.report.run_text import (
-    TARGETS_NOTE,
-    calls_of,
-    cell,
-    load_label,
-    method_notes,
-    order_text,
-    per_run_text,
-    settings_text,
-)
-
-FACTS = (("cores", "cores"), ("cpu", "CPU"), ("memory_mib", "memory MiB"), ("os", "OS"),
-         ("jdk", "JDK"), ("quarkus", "Quarkus"), ("app", "app"), ("java_opts", "JVM options"),
-         ("delay_java_opts", "delay service JVM options"), ("started", "started"),
-         ("command", "command"), ("git_commit", "commit"), ("vegeta", "Vegeta"),
-         ("hyperfoil", "Hyperfoil"), ("hey", "hey"), ("mode_order", "mode order"),
-         ("placement", "CPU placement"), ("settings", "pools and limits (every mode)"))
-LEFT_COLS = ("mode", "tool", "status_codes", "flags")   # text, left-aligned
-
-
-def fact(meta, key):
-    """One line of the report's 'This run' table."""
-    v = (order_text(meta) if key == "mode_order"
-         else settings_text(meta) if key == "settings" else meta.get(key))
-    if key == "placement" and not v:
-        v = "none: every process may use every core"
-    if key in ("java_opts", "delay_java_opts") and not v:
-        v = "JVM defaults (max heap = 1/4 of RAM)"
-    return str(v if v not in (None, "") else "n/a")
+from harness.report.run_text import TARGETS_NOTE, calls_of
 
 
 def scenario_charts(sr, ceil, tips):
@@ -90,45 +61,31 @@ def scenario_charts(sr, ceil, tips):
     return charts
 
 
-def render_html(rows, meta, scenarios, worker_pool, decided=None, profiled=None, opening=()):
-    """report.html's text (templates/report.html.j2); DECIDED: an interleaved run's verdicts.json,
-    opening the page (replacing the targets table's point verdicts), the floor and ladder after it;
-    PROFILED: a --profile run's profiles.json, where the CPU goes; OPENING: the lines on top."""
-    names = series_names(rows)
-    runs = "saturation_runs" in (meta or {})
-    sections, tips = [], Tips()
-    for sc in scenarios:
-        sr = [r for r in rows if r["scenario"] == sc]
-        if not sr:
-            continue
-        ceil = worker_ceiling(sc, sr[0]["params"], worker_pool)
-        sections.append({
-            # several params in the cost experiment
-            "name": sc, "params": " | ".join(dict.fromkeys(r["params"] or "" for r in sr)),
-            "ceiling": f"{ceil:,.0f}" if ceil else None, "charts": scenario_charts(sr, ceil, tips),
-            "table": [(bool(r["flags"]), [(k in LEFT_COLS, cell(r, k)) for k in model.TABLE])
-                      for r in sr]})
-    sat = saturation(rows, **saturation_args(meta))
+def render_html(c):
+    """report.html's text (templates/report.html.j2) of the Contents C: its opening, verdicts (in
+    place of the point targets), floor and ladder, where the CPU goes, each scenario's charts and
+    table, the saturation, the run's facts."""
+    t, tips = c.run, Tips()
+    sections = [{"name": sc.name, "params": sc.all_params,
+                 "ceiling": f"{sc.ceiling:,.0f}" if sc.ceiling else None,
+                 "charts": scenario_charts(sc.rows, sc.ceiling, tips),
+                 "table": [(bool(r["flags"]), cells)
+                           for r, cells in zip(sc.rows, sc.cells, strict=True)]}
+                for sc in t.scenarios]
     return pages.render(
-        "report.html.j2", meta=meta, order=order_text(meta),
-        targets=[] if decided else targets(rows, worker_pool), targets_note=TARGETS_NOTE,
-        verdicts=verdict_sections.html_section(decided), opening=list(opening),
-        design=verdict_sections.design_text(decided["design"]) if decided else "",
-        ladder=ladder_report.html_section(ladder_report.of_run(decided, rows)),
-        profiles=profile_report.html_section(profiled),
-        saturation=[{"series": m, "rate": fmt(x, 0) if x else "none",
-                     "per_run": per_run_text(meta, m), "limit": w} for m, x, w in sat],
-        per_run=runs, facts=[(label, fact(meta, k)) for k, label in FACTS],
-        modes=[(m, mode_color(m, names)) for m in names], aa_suffix=AA_SUFFIX,
-        notes=method_notes(meta), reuse=str(meta.get("reuse")) == "1", scenarios=sections,
-        worker_pool=worker_pool, columns=[model.label(k) for k in model.TABLE],
-        flagged=[dict(r, load=load_label(r)) for r in rows if r["flags"]], tips=tips.texts)
+        "report.html.j2", meta=c.meta, order=t.order, targets=t.targets, targets_note=TARGETS_NOTE,
+        verdicts=c.decided.html, opening=list(c.opening), design=c.decided.design,
+        ladder=c.ladder.html, profiles=c.profiles,
+        saturation=[{"series": m, "rate": x, "per_run": per, "limit": w}
+                    for m, x, per, w in t.saturation],
+        per_run=t.per_run, facts=t.facts, modes=[(m, mode_color(m, t.series)) for m in t.series],
+        aa_suffix=AA_SUFFIX, notes=t.notes, reuse=str(c.meta.get("reuse")) == "1",
+        scenarios=sections, worker_pool=t.worker_pool,
+        columns=[model.label(k) for k in model.TABLE],
+        flagged=[dict(r, load=load) for r, load in t.flagged], tips=tips.texts)
 
 
-def write_html(run, rows, meta, scenarios, worker_pool, decided, opening=()):
-    """report.html of ROWS into RUN; DECIDED: its verdicts (verdict_sections.load), read once."""
+def write_html(run, c):
+    """report.html of the Contents C into the folder RUN."""
     with open(os.path.join(run, "report.html"), "w") as f:
-        f.write(render_html(rows, meta, scenarios, worker_pool, decided,
-                            profile_report.load(run), opening))
-
-
+        f.write(render_html(c))

@@ -3,6 +3,8 @@ README, each series' cost as a multiple of the floor's, a waterfall per mode and
 share with its verdict. A sequential run gets point ratios from its rows (one measurement each)."""
 from __future__ import annotations
 
+import dataclasses
+
 from harness.analysis import ladder
 from harness.analysis.steps import AA_SUFFIX
 from harness.report import charts, pages
@@ -38,6 +40,20 @@ def from_rows(rows):
 def of_run(verdicts, rows):
     """A run's ladder data: verdicts.json's (an interleaved run), else point ratios from ROWS."""
     return (verdicts or {}).get("ladder") or from_rows(rows)
+
+
+@dataclasses.dataclass(frozen=True)
+class Texts:
+    """The floor's and ladder's sections of a run: its data (summary.json's `ladder`), summary.md's
+    lines, report.html's section; empty for a run without a floor."""
+    data: dict
+    md: list
+    html: str
+
+    @classmethod
+    def of(cls, verdicts, rows):
+        data = of_run(verdicts, rows)
+        return cls(data, md_lines(data), html_section(data))
 
 
 def models(entries):

@@ -17,11 +17,10 @@ import math
 import os
 
 from harness.analysis import ladder, stats, trials
-from harness.analysis.steps import read_json
+from harness.analysis.steps import read_json, worker_pool_of
 from harness.analysis.targets import AA_PAIRS, for_series, pairs_of
 from harness.infra.errors import Fatal
-from harness.report import summary_files, verdict_report, verdict_sections
-from harness.report.run_text import worker_pool_of
+from harness.report import contents, summary_files, verdict_report, verdict_sections
 from harness.report.verdict_sections import TRIALS, VERDICTS
 
 SAME = ("design", "series", "steps", "pairs")   # what every pooled run must share (design keys)
@@ -76,13 +75,13 @@ def pool(out, runs):
               "seconds": sum(d.get("seconds", 0) for d in designs), "noise": design_noise}
     os.makedirs(out, exist_ok=True)
     verdict_report.write(out, records, result, design)
-    rows = verdict_report.rows_of(runs, worker_pool_of(machines[0]))
+    rows = contents.trial_rows(runs, worker_pool_of(machines[0]))
     started = ", ".join(f"{d['run']} ({m.get('started') or '?'})"
                         for d, m in zip(designs, machines, strict=True))
-    summary_files.write_all(out, rows, {
+    summary_files.write_all(out, contents.of(out, rows, {
         **machines[0], "started": f"{len(runs)} runs pooled: {started}",
         "command": f"vtvr-harness report pool {out} {' '.join(runs)}",
-        "git_commit": ", ".join(commits)})
+        "git_commit": ", ".join(commits)}))
     for line in verdict_report.headline(result, design) + [noise_line(n) for n in design_noise]:
         print(line)
     if len(commits) > 1:

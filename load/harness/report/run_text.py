@@ -1,7 +1,13 @@
 """The run's facts and figures as words, shared by summary.md and report.html: its settings,
-mode order, how the figures were taken, a step's load and a table cell."""
+mode order, how the figures were taken, its targets and saturation, each scenario's table (Texts,
+made once per run)."""
+from __future__ import annotations
+
+import dataclasses
+
 from harness.analysis import model
-from harness.analysis.steps import fmt, params_of
+from harness.analysis.steps import fmt, params_of, series_names, worker_ceiling, worker_pool_of
+from harness.analysis.verdicts import saturation, saturation_args, targets
 
 # The settings that make the comparison fair or bound it, printed in every report: (key, what it is)
 SETTINGS = [
@@ -28,17 +34,6 @@ def settings_text(meta):
     told them at /q/info; '?' for one it did not tell)."""
     values = meta.get("settings") or {}
     return ", ".join(f"{label} {values.get(key, '?')}" for key, label in SETTINGS)
-
-
-# the app's quarkus.thread-pool.max-threads (src/main/resources/application.properties), for a run
-# whose app did not tell it at /q/info
-WORKER_THREADS = 200
-
-
-def worker_pool_of(meta, default=WORKER_THREADS):
-    """quarkus.thread-pool.max-threads of the run's app: the worker-mode ceiling's numerator."""
-    v = str((meta.get("settings") or {}).get("quarkus.thread-pool.max-threads", ""))
-    return int(v) if v.isdigit() else default
 
 
 def calls_of(r):
@@ -99,3 +94,91 @@ TARGETS_NOTE = ("The performance targets (docs/results.md \"Targets\"), judged o
                 "A/A spread (the same mode measured twice in this run) is 'within noise', not PASS "
                 "or FAIL. They are meant for a default run or the medians of several (5 s steps "
                 "after the warm-up); --quick steps are too short.")
+
+
+FACTS = (("cores", "cores"), ("cpu", "CPU"), ("memory_mib", "memory MiB"), ("os", "OS"),
+         ("jdk", "JDK"), ("quarkus", "Quarkus"), ("app", "app"), ("java_opts", "JVM options"),
+         ("delay_java_opts", "delay service JVM options"), ("started", "started"),
+         ("command", "command"), ("git_commit", "commit"), ("vegeta", "Vegeta"),
+         ("hyperfoil", "Hyperfoil"), ("hey", "hey"), ("mode_order", "mode order"),
+         ("placement", "CPU placement"), ("settings", "pools and limits (every mode)"))
+LEFT_COLS = ("mode", "tool", "status_codes", "flags")   # text, left-aligned
+
+
+def fact(meta, key):
+    """One line of the report's 'This run' table."""
+    v = (order_text(meta) if key == "mode_order"
+         else settings_text(meta) if key == "settings" else meta.get(key))
+    if key == "placement" and not v:
+        v = "none: every process may use every core"
+    if key in ("java_opts", "delay_java_opts") and not v:
+        v = "JVM defaults (max heap = 1/4 of RAM)"
+    return str(v if v not in (None, "") else "n/a")
+
+
+@dataclasses.dataclass(frozen=True)
+class Scenario:
+    """One scenario's steps as both pages show them."""
+    name: str
+    params: str            # its first row's parameters (summary.md's heading)
+    all_params: str        # every row's, ' | ' between (the cost experiment varies them)
+    ceiling: float | None  # the worker pool's, by Little's law
+    rows: list
+    cells: list            # per row: [(left-aligned, text)] in model.TABLE's order
+
+
+@dataclasses.dataclass(frozen=True)
+class Texts:
+    """The run's facts and figures as words, once for summary.md and report.html."""
+    worker_pool: int
+    order: str
+    settings: str
+    notes: list
+    facts: list            # [(label, text)] of FACTS
+    opening: list          # what a run without verdicts opens with (sequential_opening)
+    targets: list          # point targets [(target, measured, verdict)]; none beside verdicts
+    saturation: list       # io's [(series, rate text, each run's text, limit)]
+    per_run: bool          # medians of several runs: saturation per run
+    scenarios: list        # [Scenario]
+    flagged: list          # [(row, its load's label)]
+    series: list           # the series' names, in report order
+
+    @classmethod
+    def of(cls, rows, meta, decided):
+        """ROWS of a run with machine.json META; DECIDED: it has verdicts (no point targets)."""
+        pool = worker_pool_of(meta)
+        point = [] if decided else targets(rows, pool)
+        sat = [(m, fmt(x, 0) if x else "none", per_run_text(meta, m), w)
+               for m, x, w in saturation(rows, **saturation_args(meta))]
+        return cls(pool, order_text(meta), settings_text(meta), method_notes(meta),
+                   [(label, fact(meta, k)) for k, label in FACTS],
+                   [] if decided else sequential_opening(rows, point), point, sat,
+                   "saturation_runs" in (meta or {}), scenarios(rows, pool),
+                   [(r, load_label(r)) for r in rows if r["flags"]], series_names(rows))
+
+
+def scenarios(rows, worker_pool):
+    out = []
+    for sc in dict.fromkeys(r["scenario"] for r in rows):
+        sr = [r for r in rows if r["scenario"] == sc]
+        every = " | ".join(dict.fromkeys(r["params"] or "" for r in sr))
+        out.append(Scenario(sc, sr[0]["params"], every,
+                            worker_ceiling(sc, sr[0]["params"], worker_pool), sr,
+                            [[(k in LEFT_COLS, cell(r, k)) for k in model.TABLE] for r in sr]))
+    return out
+
+
+def sequential_opening(rows, point):
+    """What a run without verdicts opens with: what was swept, and its point targets POINT."""
+    steps = ", ".join(
+        f"{sc} ({', '.join(dict.fromkeys(load_label(r) for r in rows if r['scenario'] == sc))})"
+        for sc in dict.fromkeys(r["scenario"] for r in rows))
+    out = [f"Compared {', '.join(dict.fromkeys(r['mode'] for r in rows))} in a sequential sweep, "
+           f"one reading per step and no intervals: {steps}."]
+    if point:
+        n = {v: sum(1 for *_, x in point if x == v) for v in ("PASS", "FAIL")}
+        out.append(f"Targets on those readings: {n['PASS']} hold, {n['FAIL']} miss"
+                   + (f" ({'; '.join(a for a, _, v in point if v == 'FAIL')[:300]})"
+                      if n["FAIL"] else "")
+                   + "; a difference is decided only by the interleaved design's intervals.")
+    return out

@@ -31,15 +31,14 @@ import resource
 import sys
 
 from harness.analysis import tools
-from harness.analysis.steps import measure, one_line, read_json, worker_ceiling
+from harness.analysis.steps import measure, one_line, read_json, worker_ceiling, worker_pool_of
 from harness.analysis.verdicts import median_rows, saturation, saturation_args, saturation_over_runs
 from harness.drivers import hey, hyperfoil
 from harness.infra.errors import Fatal
-from harness.report import archive, pool, scale_report, verdict_report
+from harness.report import archive, contents, pool, scale_report
 from harness.report.charts import series_for, svg_chart
 from harness.report.pages import standalone
-from harness.report.run_text import worker_pool_of
-from harness.report.summary_files import load_rows, write_all
+from harness.report.summary_files import write_all
 from harness.sampling import machine
 
 
@@ -64,7 +63,7 @@ def median(out, runs):
         [saturation(rr, **saturation_args(m)) for rr, m in zip(runs_rows, metas, strict=True)])
     with open(os.path.join(out, "machine.json"), "w") as f:
         json.dump(meta, f, indent=1)
-    write_all(out, rows, meta)
+    write_all(out, contents.of(out, rows, meta))
     write_tools(out, runs_rows)
 
 
@@ -92,14 +91,12 @@ def figures(run, out, worker_pool):
 
 def build(run):
     """RUN's summaries and report from its step folders (RUN/steps/*, or RUN/steps.tar.xz)."""
-    meta = read_json(os.path.join(run, "machine.json"), {})
     with archive.readable(run) as raw:
-        rows = (load_rows(raw, worker_pool_of(meta))
-                or verdict_report.rows_of([raw], worker_pool_of(meta)))
-    if not rows:
+        c = contents.read(run, raw)
+    if not c.rows:
         sys.exit(f"no steps found under {run}/steps")
-    write_all(run, rows, meta)
-    write_tools(run, [rows])
+    write_all(run, c)
+    write_tools(run, [c.rows])
 
 
 def write_tools(out, runs_rows):
@@ -122,8 +119,8 @@ def render(result):
     if data.get("experiment") == "scale":
         scale_report.rerender(result, data, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
         return
-    write_all(result, data["rows"],
-              read_json(os.path.join(result, "machine.json"), data.get("machine") or {}))
+    meta = read_json(os.path.join(result, "machine.json"), data.get("machine") or {})
+    write_all(result, contents.of(result, data["rows"], meta, published=data))
 
 
 def hey_summary(path):

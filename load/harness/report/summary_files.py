@@ -1,77 +1,35 @@
-"""A run's rows -> summary.csv, summary.json and summary.md (and report.html, html_report.py), all
-from the result model (analysis/model.py: StepRow's fields, units and column labels)."""
+"""A run's contents (contents.py) -> summary.csv, summary.json and summary.md (and report.html,
+html_report.py), all from the result model (analysis/model.py: StepRow's fields, units and column
+labels)."""
 import csv
-import glob
 import json
 import os
 
 from harness.analysis import model
-from harness.analysis.steps import fmt, sort_rows, step_row, worker_ceiling
-from harness.analysis.verdicts import saturation, saturation_args, targets
-from harness.report import html_report, ladder_report, verdict_sections, verdict_summary
-from harness.report.run_text import (
-    TARGETS_NOTE,
-    cell,
-    load_label,
-    method_notes,
-    order_text,
-    per_run_text,
-    settings_text,
-    worker_pool_of,
-)
+from harness.report import html_report
+from harness.report.run_text import TARGETS_NOTE
 
 
-def load_rows(run, worker_pool):
-    rows = []
-    for step in sorted(glob.glob(os.path.join(run, "steps", "*"))):
-        if os.path.exists(os.path.join(step, "meta.json")):
-            rows.append(step_row(step, worker_pool))
-    return sort_rows(rows)
-
-
-def write_csv_json(run, rows, data, meta):
-    """summary.csv and summary.json of ROWS; DATA: the run's verdicts (verdict_sections.load), read
-    before summary.json is written over (a published result's verdicts are in it); META: its
-    machine.json."""
-    typed = [model.StepRow.of(r) for r in rows]
+def write_csv_json(run, c):
+    """summary.csv and summary.json of the Contents C into the folder RUN (a published result's
+    verdicts, in its summary.json, were read before it is written over)."""
+    typed = [model.StepRow.of(r) for r in c.rows]
     with open(os.path.join(run, "summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=model.FIELDS)
         w.writeheader()
         w.writerows(r.csv_cells() for r in typed)
-    lad, head = ladder_report.of_run(data, rows), verdict_sections.json_head(data)
+    lad = c.ladder.data
     # one row a line: a fifth smaller than indented
     with open(os.path.join(run, "summary.json"), "w") as f:
-        f.write("{" + head + (f'"ladder": {json.dumps(lad)},\n' if lad else "")
-                + '"machine": ' + json.dumps(meta, indent=1) + ',\n"rows": [\n'
+        f.write("{" + c.decided.json_head + (f'"ladder": {json.dumps(lad)},\n' if lad else "")
+                + '"machine": ' + json.dumps(c.meta, indent=1) + ',\n"rows": [\n'
                 + ",\n".join(json.dumps(r.as_dict()) for r in typed) + "\n]}\n")
 
 
-def opening(data, rows, worker_pool):
-    """The lines summary.md and report.html open with: the verdicts DATA's
-    (verdict_summary.opening), or for a run without (sequential) what was swept and its point
-    targets."""
-    if data:
-        return verdict_summary.opening(data)
-    steps = ", ".join(
-        f"{sc} ({', '.join(dict.fromkeys(load_label(r) for r in rows if r['scenario'] == sc))})"
-        for sc in dict.fromkeys(r["scenario"] for r in rows))
-    out = [f"Compared {', '.join(dict.fromkeys(r['mode'] for r in rows))} in a sequential sweep, "
-           f"one reading per step and no intervals: {steps}."]
-    t = targets(rows, worker_pool)
-    if t:
-        n = {v: sum(1 for *_, x in t if x == v) for v in ("PASS", "FAIL")}
-        out.append(f"Targets on those readings: {n['PASS']} hold, {n['FAIL']} miss"
-                   + (f" ({'; '.join(a for a, _, v in t if v == 'FAIL')[:300]})"
-                      if n["FAIL"] else "")
-                   + "; a difference is decided only by the interleaved design's intervals.")
-    return out
-
-
-def how_measured(data, meta):
-    """The section summary.md ends with: the design (of the verdicts DATA), the machine, the tools,
-    the method."""
-    lines = ["## How this was measured", ""] + (
-        [verdict_sections.design_text(data["design"]), ""] if data else [])
+def how_measured(c):
+    """The section summary.md ends with: the design, the machine, the tools, the method."""
+    meta, t = c.meta, c.run
+    lines = ["## How this was measured", ""] + ([c.decided.design, ""] if c.decided.design else [])
     lines += [f"- **machine**: {meta.get('cores')} cores ({meta.get('cpu', '?')}), "
               f"{meta.get('memory_mib', '?')} MiB RAM, {meta.get('os', '?')}, kernel "
               f"{meta.get('kernel', '?')}",
@@ -83,10 +41,10 @@ def how_measured(data, meta):
               f"{meta.get('git_commit')}",
               f"- **tools**: {meta.get('vegeta', 'vegeta')}, {meta.get('hey', 'hey')}"
               + (f", {meta['hyperfoil']}" if meta.get("hyperfoil") else ""),
-              f"- **mode order**: {order_text(meta)}",
+              f"- **mode order**: {t.order}",
               f"- **CPU placement**: {meta.get('placement') or 'none'}",
-              f"- **pools and limits** (every mode): {settings_text(meta)}",
-              ""] + [f"- {x}" for x in method_notes(meta)] + [""]
+              f"- **pools and limits** (every mode): {t.settings}",
+              ""] + [f"- {x}" for x in t.notes] + [""]
     lines += ["Vegeta rows (load in req/s) are the open model: latency truth at a fixed arrival "
               "rate; their percentiles leave out the requests of the step's ramp-in (RAMP_IN, 1 s "
               "by default), which 'p99 incl. ramp-in' counts too. hey rows (load = requests in "
@@ -103,64 +61,51 @@ def how_measured(data, meta):
     return lines
 
 
-def write_md(run, rows, meta, scenarios, worker_pool, data, head):
-    """summary.md: HEAD (opening's lines), the verdicts DATA, the steps, how it was measured."""
-    lines = ["# vt-vs-reactive load run", "", *head, ""]
-    decided = verdict_sections.md_lines(data)
-    lines += decided + ladder_report.md_lines(ladder_report.of_run(data, rows))
-    # no point verdicts beside the intervals
-    lines += [] if decided else targets_md(rows, meta, worker_pool)
-    for sc in scenarios:
-        sr = [r for r in rows if r["scenario"] == sc]
-        if not sr:
-            continue
-        lines += [f"## {sc} (`{sr[0]['params']}`)", ""]
-        ceil = worker_ceiling(sc, sr[0]["params"], worker_pool)
-        if ceil:
-            lines += [f"Worker-mode ceiling by Little's law: {worker_pool} threads / request time "
-                      f"= {ceil:,.0f} req/s.", ""]
+def write_md(run, c):
+    """summary.md of the Contents C: its opening, verdicts, the steps, how it was measured."""
+    t = c.run
+    lines = ["# vt-vs-reactive load run", "", *c.opening, ""]
+    lines += c.decided.md + c.ladder.md + targets_md(t)   # no point targets beside verdicts
+    for sc in t.scenarios:
+        lines += [f"## {sc.name} (`{sc.params}`)", ""]
+        if sc.ceiling:
+            lines += [f"Worker-mode ceiling by Little's law: {t.worker_pool} threads / request "
+                      f"time = {sc.ceiling:,.0f} req/s.", ""]
         lines.append("| " + " | ".join(model.label(k) for k in model.TABLE) + " |")
         lines.append("|" + "|".join("---" for _ in model.TABLE) + "|")
-        for r in sr:
-            cells = [cell(r, k) for k in model.TABLE]
-            lines.append("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
+        lines += ["| " + " | ".join(text.replace("|", "/") for _, text in cells) + " |"
+                  for cells in sc.cells]
         lines.append("")
-    flagged = [r for r in rows if r["flags"]]
     lines += ["## Flagged steps", ""]
-    lines += [f"- {r['scenario']} {r['mode']} {r['tool']} {load_label(r)}: {r['flags']}"
-              + (f" ({r['errors']})" if r.get("errors") else "") for r in flagged] or ["none"]
-    lines += ["", *how_measured(data, meta)]
+    lines += [f"- {r['scenario']} {r['mode']} {r['tool']} {load}: {r['flags']}"
+              + (f" ({r['errors']})" if r.get("errors") else "")
+              for r, load in t.flagged] or ["none"]
+    lines += ["", *how_measured(c)]
     with open(os.path.join(run, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 
-def targets_md(rows, meta, worker_pool):
-    t = targets(rows, worker_pool)
-    if not t:
+def targets_md(t):
+    """The point targets' table of a run without verdicts (run_text.Texts T), io's saturation."""
+    if not t.targets:
         return []
     lines = ["## Targets", "", TARGETS_NOTE, "", "| target | measured | verdict |", "|---|---|---|"]
-    lines += [f"| {a} | {b} | {c} |" for a, b, c in t]
-    sat = saturation(rows, **saturation_args(meta))
-    if sat:
-        runs = "saturation_runs" in (meta or {})
+    lines += [f"| {a} | {b} | {v} |" for a, b, v in t.targets]
+    if t.saturation:
         lines += ["", "## Saturation (io)", "",
                   "| series | highest rate fully served, p99 < 2x delay"
-                  + (" (median rows) | in each run | " if runs else " | ") + "limit |",
-                  "|---|---|---|" + ("---|" if runs else "")]
-        lines += [f"| {m} | {fmt(x, 0) if x else 'none'} | "
-                  + (f"{per_run_text(meta, m)} | " if runs else "") + f"{w} |" for m, x, w in sat]
+                  + (" (median rows) | in each run | " if t.per_run else " | ") + "limit |",
+                  "|---|---|---|" + ("---|" if t.per_run else "")]
+        lines += [f"| {m} | {x} | " + (f"{per} | " if t.per_run else "") + f"{w} |"
+                  for m, x, per, w in t.saturation]
     return lines + [""]
 
 
-def write_all(run, rows, meta):
-    """summary.csv, summary.json, summary.md and report.html of ROWS into the folder RUN."""
-    seen = list(dict.fromkeys(r["scenario"] for r in rows))
-    worker_pool = worker_pool_of(meta)
-    data = verdict_sections.load(run)   # once, before summary.json is written over
-    head = opening(data, rows, worker_pool)
-    write_csv_json(run, rows, data, meta)
-    write_md(run, rows, meta, seen, worker_pool, data, head)
-    html_report.write_html(run, rows, meta, seen, worker_pool, data, head)
-    flagged = sum(1 for r in rows if r["flags"])
-    print(f"{len(rows)} steps, {flagged} flagged -> {run}/summary.csv, summary.json, summary.md, "
+def write_all(run, c):
+    """summary.csv, summary.json, summary.md and report.html of the Contents C into RUN."""
+    write_md(run, c)
+    write_csv_json(run, c)
+    html_report.write_html(run, c)
+    flagged = len(c.run.flagged)
+    print(f"{len(c.rows)} steps, {flagged} flagged -> {run}/summary.csv, summary.json, summary.md, "
           "report.html")

@@ -3,15 +3,12 @@ model.TrialRecord per trial) and verdicts.json (design, stats.analyse's result),
 summaries and report.html with the verdicts on top, and the lines that end the runner's log."""
 from __future__ import annotations
 
-import glob
 import json
 import os
 
 from harness.analysis import stats
-from harness.analysis.model import METRICS, StepMeta, TrialRecord
-from harness.analysis.steps import read_json, step_row
-from harness.analysis.verdicts import median_rows
-from harness.report import summary_files, verdict_summary
+from harness.analysis.model import METRICS, TrialRecord
+from harness.report import archive, contents, summary_files, verdict_summary
 from harness.report.verdict_sections import TRIALS, VERDICTS, ci_text
 
 
@@ -22,24 +19,14 @@ def write(run, records, result, design):
         json.dump({"design": design, **stats.as_json(result)}, f, indent=1)
 
 
-def rows_of(runs, worker_pool):
-    """The report's rows of interleaved RUNS (folders: one, or several pooled): per series and step,
-    the median over the blocks' trials."""
-    by_block = {}
-    for i, run in enumerate(runs):
-        for d in sorted(glob.glob(os.path.join(run, "trials", "*"))):
-            meta = StepMeta.read(d)
-            if meta:
-                by_block.setdefault((i, meta.block or 0), []).append(step_row(d, worker_pool))
-    return median_rows([by_block[b] for b in sorted(by_block)])
-
-
-def publish(run, worker_pool):
-    """summary.csv/json/md and report.html of an interleaved run (summary_files.write_all)."""
-    rows = rows_of([run], worker_pool)
-    if not rows:
+def publish(run):
+    """summary.csv/json/md and report.html of an interleaved run (summary_files.write_all); 1 when
+    it has no trials."""
+    with archive.readable(run) as raw:
+        c = contents.read(run, raw)
+    if not c.rows:
         return 1
-    summary_files.write_all(run, rows, read_json(os.path.join(run, "machine.json"), {}))
+    summary_files.write_all(run, c)
     return 0
 
 

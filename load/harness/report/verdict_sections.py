@@ -3,6 +3,7 @@
 (interval plot, plain-language summary, a table row per target and step, named by its metric)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 
@@ -18,15 +19,34 @@ TRIALS = "trials.jsonl"
 KEYS = VERDICT_KEYS   # summary.json's keys of a verdict entry, in order
 
 
-def load(run):
-    """verdicts.json of RUN, else summary.json's verdicts (a published result archives the file),
-    or None (a sequential run has none)."""
+@dataclasses.dataclass(frozen=True)
+class Texts:
+    """The verdicts' sections, in every form the pages show them; empty for a run without."""
+    opening: list       # the plain lines both pages open with (verdict_summary.opening)
+    md: list            # summary.md's "Verdicts" section (md_lines)
+    html: str           # report.html's (html_section)
+    design: str         # the design in words (design_text)
+    json_head: str      # the start of summary.json (json_head)
+
+    @classmethod
+    def of(cls, data):
+        """The texts of a run's verdicts DATA (load), None for a sequential run."""
+        if not data:
+            return cls([], [], "", "", "")
+        return cls(verdict_summary.opening(data), md_lines(data), html_section(data),
+                   design_text(data["design"]), json_head(data))
+
+
+def load(run, published=None):
+    """verdicts.json of RUN, else summary.json's verdicts (a published result archives the file;
+    PUBLISHED: that summary.json, when read already), or None (a sequential run has none)."""
     data = read_json(os.path.join(run, VERDICTS))
     if data is None:
-        data = read_json(os.path.join(run, "summary.json"), {})
-        data = ({k: data[k] for k in ("verdicts", "design", "design_broken", "cannot_decide",
-                                      "skipped", "ladder") if k in data}
-                if "verdicts" in data else None)
+        if published is None:
+            published = read_json(os.path.join(run, "summary.json"), {})
+        data = ({k: published[k] for k in ("verdicts", "design", "design_broken",
+                                           "cannot_decide", "skipped", "ladder") if k in published}
+                if "verdicts" in published else None)
     return data
 
 

@@ -7,6 +7,7 @@ import os
 import time
 
 from harness.analysis import ladder, model, profiles, speed, stats, steps, trials
+from harness.analysis.steps import WORKER_THREADS
 from harness.analysis.targets import AA_PAIRS, for_series, pairs_of
 from harness.drivers import is_rate
 from harness.drivers.base import Load
@@ -14,7 +15,6 @@ from harness.infra import procs, profiler, tools
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, children_cpu_ms, log
 from harness.report import profile_report, verdict_report
-from harness.report.run_text import WORKER_THREADS
 from harness.runs import plan
 from harness.runs.system import App, System, bare, jit_ms, metrics_url, sample_once, save_metrics
 from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, planned_looks, serves, trial_plan
@@ -368,7 +368,7 @@ class Interleaved:
         verdict_report.write(self.out, self.records, result, design)
         if self.profiler:
             profile_report.write(self.out, self.records, self.measured_dirs)
-        rc = verdict_report.publish(self.out, WORKER_THREADS)
+        rc = verdict_report.publish(self.out)
         log(f"done in {time.monotonic() - t_run:.0f} s: {self.out}/report.html")
         for line in verdict_report.headline(result, design):
             log(line)

@@ -25,11 +25,11 @@ from harness.analysis.quick import (
     QuickRun,
     Reading,
 )
+from harness.analysis.steps import worker_pool_of
 from harness.infra import tools
 from harness.infra.procs import Procs, log
 from harness.infra.progress import Stages
 from harness.report import quick_report
-from harness.report.run_text import worker_pool_of
 from harness.runs import threadfacts
 from harness.runs.costbench import Bench, jit_ms
 from harness.runs.plan import base_of

@@ -31,12 +31,11 @@ from harness.analysis.scale import (
     tool_args,
     with_slopes,
 )
-from harness.analysis.steps import measure, read_json
+from harness.analysis.steps import WORKER_THREADS, measure, read_json
 from harness.drivers.base import Load
 from harness.infra.errors import Fatal
 from harness.infra.numbers import rnd
 from harness.infra.procs import Procs, fetch, log
-from harness.report.run_text import WORKER_THREADS
 from harness.report.scale_report import write_report
 from harness.runs import plan
 from harness.runs.sequential import Sequential
