@@ -43,3 +43,14 @@ def test_a_run_folder_builds_the_same(tmp_path):
     report.build(str(run))
     for name in ("summary.json", "summary.csv", "summary.md"):
         assert read(run, name) == read(RENDERED, "steps-expected", name), name
+
+
+def test_a_result_published_before_newer_fields_renders_with_those_cells_na(tmp_path):
+    """docs/results/cost-2026-11-22 predates the machine's CPU figures (host_cpu_pct, ...): rendering it again gives
+    its tables with those cells n/a instead of a KeyError."""
+    pub = tmp_path / "cost"
+    shutil.copytree(os.path.join(os.path.dirname(os.path.dirname(FIX)), "..", "docs", "results", "cost-2026-11-22"),
+                    pub)
+    report.render(str(pub))
+    md = read(pub, "summary.md")
+    assert "## io (`" in md and "| virtual | hey | 50 conc | 483 | 100 |" in md and "| n/a |" in md

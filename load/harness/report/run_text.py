@@ -86,7 +86,8 @@ def per_run_text(meta, mode):
 
 def cell(r, k):
     """A cell of a scenario's table (model.TABLE): the load with its kind, else the figure."""
-    return load_label(r) if k == "load" else fmt(r[k], model.digits(k))
+    # .get: a result published before a field existed renders with the cell empty
+    return load_label(r) if k == "load" else fmt(r.get(k), model.digits(k))
 
 
 TARGETS_NOTE = ("The performance targets (docs/results.md \"Targets\"), judged on this run's rows: "
