@@ -122,14 +122,21 @@ def test_startup_interrupted_while_the_app_starts(launcher, tmp_path):
 
 @SHARED_DB
 def test_compare_runs_end_to_end(shared_db, tmp_path):
-    """A whole (small) quick run: the plan's steps, the report files, and nothing left running."""
-    r = subprocess.run(["./compare.sh", "--quick", "--design", "sequential", "--scenario", "io,checkout", "--modes",
-                        "virtual,reactive", "--out", str(tmp_path / "run")], cwd=LOAD, env=shared_db.env,
-                       capture_output=True, text=True, timeout=600)
+    """A whole (small) quick run with a workload: the plan's steps, the report files, advise's prediction on record
+    before the run and beside the workload's steps in the report, and nothing left running."""
+    r = subprocess.run(["./compare.sh", "--quick", "--design", "sequential", "--scenario", "io,checkout,workload",
+                        "--workload", "calls=1,queries=1,delay=5", "--modes", "virtual,reactive", "--out",
+                        str(tmp_path / "run")], cwd=LOAD, env=shared_db.env, capture_output=True, text=True,
+                       timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     out = tmp_path / "run"
     assert {"summary.csv", "summary.json", "summary.md", "report.html", "machine.json"} <= set(os.listdir(out))
-    assert len(os.listdir(out / "steps")) == 8 and "step 8/8" in r.stderr
+    assert len(os.listdir(out / "steps")) == 12 and "step 12/12" in r.stderr
+    advised = json.loads((out / "machine.json").read_text())["advise"]
+    assert {"virtual", "reactive"} <= set(advised["rates"][0]["modes"]), advised
+    md = (out / "summary.md").read_text()
+    assert "## advise's prediction beside the measurement" in md
+    assert sum(line.startswith(("| virtual | 200 |", "| reactive | 200 |")) for line in md.splitlines()) == 2
     assert not shared_db.running()
 
 

@@ -10,7 +10,13 @@ import os
 from harness.analysis.model import StepMeta
 from harness.analysis.steps import read_json, sort_rows, step_row, worker_pool_of
 from harness.analysis.verdicts import median_rows
-from harness.report import ladder_report, profile_report, run_text, verdict_sections
+from harness.report import (
+    advised_report,
+    ladder_report,
+    profile_report,
+    run_text,
+    verdict_sections,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -18,6 +24,7 @@ class Contents:
     rows: list                       # the steps' rows (StepRow dicts), in report order
     meta: dict                       # machine.json
     decided: verdict_sections.Texts  # the verdicts' sections (empty for a sequential run)
+    advised: advised_report.Texts    # advise's prediction beside the measurement (a workload's run)
     ladder: ladder_report.Texts      # the floor's and ladder's
     run: run_text.Texts              # the run's facts, targets, saturation and tables
     profiles: str                    # report.html's "Where the CPU goes", '' without profiles
@@ -33,6 +40,7 @@ def of(folder, rows, meta, published=None):
     in FOLDER (PUBLISHED: its summary.json, when read already)."""
     verdicts = verdict_sections.load(folder, published)
     return Contents(rows, meta, verdict_sections.Texts.of(verdicts),
+                    advised_report.Texts.of(rows, meta),
                     ladder_report.Texts.of(verdicts, rows),
                     run_text.Texts.of(rows, meta, bool(verdicts)),
                     profile_report.html_section(profile_report.load(folder)))

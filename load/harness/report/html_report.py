@@ -74,8 +74,8 @@ def render_html(c):
                 for sc in t.scenarios]
     return pages.render(
         "report.html.j2", meta=c.meta, order=t.order, targets=t.targets, targets_note=TARGETS_NOTE,
-        verdicts=c.decided.html, opening=list(c.opening), design=c.decided.design,
-        ladder=c.ladder.html, profiles=c.profiles,
+        verdicts=c.decided.html, advised=c.advised.html, opening=list(c.opening),
+        design=c.decided.design, ladder=c.ladder.html, profiles=c.profiles,
         saturation=[{"series": m, "rate": x, "per_run": per, "limit": w}
                     for m, x, per, w in t.saturation],
         per_run=t.per_run, facts=t.facts, modes=[(m, mode_color(m, t.series)) for m in t.series],

@@ -65,7 +65,8 @@ def write_md(run, c):
     """summary.md of the Contents C: its opening, verdicts, the steps, how it was measured."""
     t = c.run
     lines = ["# vt-vs-reactive load run", "", *c.opening, ""]
-    lines += c.decided.md + c.ladder.md + targets_md(t)   # no point targets beside verdicts
+    # no point targets beside verdicts
+    lines += c.decided.md + c.advised.md + c.ladder.md + targets_md(t)
     for sc in t.scenarios:
         lines += [f"## {sc.name} (`{sc.params}`)", ""]
         if sc.ceiling:

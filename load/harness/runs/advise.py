@@ -12,6 +12,8 @@ from datetime import datetime
 
 from harness.analysis import costmodel, costrecords
 from harness.analysis.advice import (
+    CEILING_WITHIN,
+    CPU_WITHIN,
     calibration_path,
     label,
     other_machine,
@@ -32,7 +34,6 @@ SWEEP_SHARES = (0.9, 1.0, 1.1, 1.2, 1.35, 1.5, 1.75, 2.0, 2.5, 3.0)
 # ... and down from its first loaded step when that one crossed already: the first crossing lies
 # below it (until 2026-11-29 such a ceiling was read as 0.9 x the prediction, an upper bound)
 BELOW_SHARES = (0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2)
-CPU_WITHIN, CEILING_WITHIN = 0.15, 0.20     # issue #42's targets
 
 
 def run(args):

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from harness.analysis import advice
 from harness.drivers import Hey, Hyperfoil, Vegeta
 from harness.drivers.base import Target, is_loopback
 from harness.infra import procs, tools
@@ -265,5 +266,8 @@ class System:
             "placement": self.placement, "app_cores": self.app_cores,
             "metrics_interval": s.metrics_interval, **extra})
         facts["app"] = self._app_desc()
+        if s.env.get("WORKLOAD"):   # advise's answer, on record before the run measures it
+            facts["advise"] = advice.registered(s.env["WORKLOAD"],
+                                                s.rates or plan.levels("workload")[0], s.modes)
         with open(os.path.join(self.out, "machine.json"), "w") as f:
             json.dump(facts, f, indent=2)

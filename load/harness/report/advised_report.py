@@ -1,0 +1,78 @@
+"""advise's prediction beside the measurement in a compare run of a workload: what `advise` answered
+before the run (machine.json's `advise`, analysis/advice.registered), set beside each workload step
+measured at a predicted rate, for summary.md and report.html (templates/advised.html.j2)."""
+from __future__ import annotations
+
+import dataclasses
+
+from harness.analysis.advice import CPU_WITHIN, SCENARIO
+from harness.analysis.steps import fmt
+from harness.report import pages
+
+
+@dataclasses.dataclass(frozen=True)
+class Texts:
+    """The section in both forms; empty for a run that is not of a workload."""
+    md: list
+    html: str
+
+    @classmethod
+    def of(cls, rows, meta):
+        """ROWS of a run whose machine.json META holds advise's answer."""
+        advised = (meta or {}).get("advise")
+        if not advised:
+            return cls([], "")
+        head, rows, failed = intro(advised), side_by_side(advised, rows), bool(advised.get("error"))
+        return cls(md_lines(head, rows, failed),
+                   pages.render("advised.html.j2", head=head, rows=rows, failed=failed))
+
+
+def side_by_side(advised, rows):
+    """Per measured workload step at a predicted rate: series, rate, CPU ms/req predicted with its
+    interval and measured, the error (predicted over measured - 1), within the target, the highest
+    rate predicted and what sets it."""
+    predicted = {(x, float(r["rate"])): p for r in advised.get("rates", [])
+                 for x, p in r["modes"].items()}
+    out = []
+    for row in rows:
+        p = predicted.get((row["mode"], float(row["load"] or 0)))
+        if row["scenario"] != SCENARIO or row["load_kind"] != "rate" or not p:
+            continue
+        got = row.get("cpu_ms_per_req")
+        err = p["cpu_ms_per_req"] / got - 1 if got else None
+        ceiling = p["max_rate"]
+        out.append({"series": row["mode"], "rate": fmt(float(row["load"]), 0),
+                    "predicted": f"{p['cpu_ms_per_req']:.3f} [{p['cpu_ms_per_req_low']:.3f}, "
+                                 f"{p['cpu_ms_per_req_high']:.3f}]",
+                    "measured": fmt(got, 3), "error": "n/a" if err is None else f"{err:+.0%}",
+                    "within": err is not None and abs(err) <= CPU_WITHIN,
+                    "ceiling": ("no bound" if ceiling is None else f"{ceiling:,.0f} req/s")
+                               + f" ({p['bound']})"})
+    return out
+
+
+def intro(advised):
+    """The lines before the table: which calibration predicted, and how to read it."""
+    if advised.get("error"):
+        return [f"advise gave no prediction for this workload: {advised['error']}"]
+    out = [f"Before measuring, `advise` predicted this workload ({advised['workload']}) from the "
+           f"calibration of {advised['date']} ({advised['cores']} cores of {advised['cpu']}; "
+           f"{advised['calibration']}). Error: predicted over measured, minus one; the model is "
+           f"held to CPU per request within {CPU_WITHIN:.0%} (docs/advise.md)."]
+    if advised.get("other_machine"):
+        out.append(advised["other_machine"])
+    return out
+
+
+def md_lines(head, rows, failed):
+    out = ["## advise's prediction beside the measurement", "", *head, ""]
+    if failed or not rows:
+        return out + ([] if failed else ["No workload step was measured at a predicted rate.", ""])
+    held = sum(r["within"] for r in rows)
+    out += [f"CPU per request within {CPU_WITHIN:.0%} of the prediction at {held} of "
+            f"{len(rows)} steps.", "",
+            "| series | rate (req/s) | CPU ms/req predicted [95 % interval] | measured | error "
+            "| highest rate predicted (what sets it) |", "|---|---|---|---|---|---|"]
+    out += [f"| {r['series']} | {r['rate']} | {r['predicted']} | {r['measured']} | {r['error']} "
+            f"| {r['ceiling']} |" for r in rows]
+    return out + [""]

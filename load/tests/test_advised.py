@@ -1,0 +1,61 @@
+"""A compare run of a workload keeps what advise predicted before it measured (machine.json's `advise`) and its
+report sets that prediction beside each step measured at a predicted rate, with the error against the model's
+target; without a calibration it says why there is none."""
+import json
+
+from test_costmodel import synthetic
+
+from harness.analysis import advice, costmodel, model
+from harness.report import contents, summary_files
+
+SHAPE = "calls=3,delay=50,queries=2"
+
+
+def calibration(tmp_path):
+    trials = synthetic(series="reactive") + synthetic(series="worker", seed=2)
+    cal = costmodel.Calibration(
+        {"cores": 2, "cpu": "test", "date": "2026-11-29"},
+        {x: costmodel.fit_series(x, [t for t in trials if t.series == x],
+                                 {"worker threads": 200} if x == "worker" else {}, 2) for x in ("reactive", "worker")},
+        trials)
+    path = tmp_path / "calibration.json"
+    cal.write(path)
+    return path
+
+
+def row(mode, cpu, scenario="workload", load=800.0):
+    return {**{k: None for k in model.FIELDS}, "scenario": scenario, "mode": mode, "tool": "vegeta", "load": load,
+            "load_kind": "rate", "params": "delay=50&calls=3&queries=2", "flags": "", "cpu_ms_per_req": cpu,
+            "success_pct": 100.0}
+
+
+def test_the_report_sets_advises_prediction_beside_each_measured_step(tmp_path, monkeypatch):
+    monkeypatch.setattr(advice, "LATEST", str(calibration(tmp_path)))
+    advised = advice.registered(SHAPE, (800, 1600), ("reactive", "worker", "virtual"))
+    assert [r["rate"] for r in advised["rates"]] == [800.0, 1600.0] and advised["date"] == "2026-11-29"
+    assert set(advised["rates"][0]["modes"]) == {"reactive", "worker"}          # virtual: not calibrated
+    json.dumps(advised)                                                          # machine.json takes it
+    at = {x: p["cpu_ms_per_req"] for x, p in advised["rates"][0]["modes"].items()}
+    rows = [row("reactive", at["reactive"] / 0.95), row("worker", at["worker"] / 1.5), row("reactive", 0.2, "io"),
+            row("virtual", 0.3)]
+    out = tmp_path / "run"
+    out.mkdir()
+    summary_files.write_all(str(out), contents.of(str(out), rows, {"advise": advised}))
+    md = (out / "summary.md").read_text()
+    assert "## advise's prediction beside the measurement" in md and "calibration of 2026-11-29" in md
+    assert "CPU per request within 15% of the prediction at 1 of 2 steps." in md
+    lines = [x for x in md.splitlines() if x.startswith(("| reactive | 800 |", "| worker | 800 |"))]
+    assert len(lines) == 2 and "| -5% |" in lines[0] and "| +50% |" in lines[1]
+    html = (out / "report.html").read_text()
+    assert 'id="advised"' in html and html.count('<tr class="flagged"><td class="l">worker</td>') == 1
+
+
+def test_a_run_without_a_calibration_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(advice, "LATEST", str(tmp_path / "none.json"))
+    monkeypatch.setattr(advice, "COMMITTED", str(tmp_path / "none.json"))
+    advised = advice.registered(SHAPE, (800,), ("reactive",))
+    assert advised == {"error": advised["error"]} and "no calibration yet" in advised["error"]
+    md = "\n".join(contents.of(str(tmp_path), [row("reactive", 0.3)], {"advise": advised}).advised.md)
+    assert "advise gave no prediction for this workload: no calibration yet" in md
+    assert "No workload step" not in md
+    assert contents.of(str(tmp_path), [row("reactive", 0.3)], {}).advised.md == []   # not a workload's run
