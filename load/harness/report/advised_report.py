@@ -22,7 +22,10 @@ class Texts:
         advised = (meta or {}).get("advise")
         if not advised:
             return cls([], "")
-        head, rows, failed = intro(advised), side_by_side(advised, rows), bool(advised.get("error"))
+        rows, failed = side_by_side(advised, rows), bool(advised.get("error"))
+        head = intro(advised) + ([f"CPU per request within {CPU_WITHIN:.0%} of the prediction at "
+                                  f"{sum(r['within'] for r in rows)} of {len(rows)} steps."]
+                                 if rows else [])
         return cls(md_lines(head, rows, failed),
                    pages.render("advised.html.j2", head=head, rows=rows, failed=failed))
 
@@ -55,7 +58,7 @@ def intro(advised):
     """The lines before the table: which calibration predicted, and how to read it."""
     if advised.get("error"):
         return [f"advise gave no prediction for this workload: {advised['error']}"]
-    out = [f"Before measuring, `advise` predicted this workload ({advised['workload']}) from the "
+    out = [f"Before measuring, advise predicted this workload ({advised['workload']}) from the "
            f"calibration of {advised['date']} ({advised['cores']} cores of {advised['cpu']}; "
            f"{advised['calibration']}). Error: predicted over measured, minus one; the model is "
            f"held to CPU per request within {CPU_WITHIN:.0%} (docs/advise.md)."]
@@ -65,13 +68,12 @@ def intro(advised):
 
 
 def md_lines(head, rows, failed):
-    out = ["## advise's prediction beside the measurement", "", *head, ""]
+    out = ["## advise's prediction beside the measurement", ""]
+    for line in head:
+        out += [line, ""]
     if failed or not rows:
         return out + ([] if failed else ["No workload step was measured at a predicted rate.", ""])
-    held = sum(r["within"] for r in rows)
-    out += [f"CPU per request within {CPU_WITHIN:.0%} of the prediction at {held} of "
-            f"{len(rows)} steps.", "",
-            "| series | rate (req/s) | CPU ms/req predicted [95 % interval] | measured | error "
+    out += ["| series | rate (req/s) | CPU ms/req predicted [95 % interval] | measured | error "
             "| highest rate predicted (what sets it) |", "|---|---|---|---|---|---|"]
     out += [f"| {r['series']} | {r['rate']} | {r['predicted']} | {r['measured']} | {r['error']} "
             f"| {r['ceiling']} |" for r in rows]
