@@ -21,6 +21,7 @@ from harness.report import (
 
 @dataclasses.dataclass(frozen=True)
 class Contents:
+    """Everything both pages of one run show, each part made once."""
     rows: list                       # the steps' rows (StepRow dicts), in report order
     meta: dict                       # machine.json
     decided: verdict_sections.Texts  # the verdicts' sections (empty for a sequential run)

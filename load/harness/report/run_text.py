@@ -86,7 +86,7 @@ def per_run_text(meta, mode):
 
 def cell(r, k):
     """A cell of a scenario's table (model.TABLE): the load with its kind, else the figure."""
-    # .get: a result published before a field existed renders with the cell empty
+    # .get: a result published before a field existed renders that cell n/a
     return load_label(r) if k == "load" else fmt(r.get(k), model.digits(k))
 
 
