@@ -143,13 +143,14 @@ def registered(shape_text, rates, series):
     try:
         path = calibration_path(None)
         cal = costmodel.Calibration.read(path)
-        shape = parse_shape(shape_text, workload_params(cal))
+        params = workload_params(cal)
+        shape = parse_shape(shape_text, params)
     except Fatal as e:
         return {"error": str(e)}
     f = cal.facts
     return {"calibration": os.path.relpath(path, ROOT), "date": f.get("date"), "cpu": f.get("cpu"),
             "cores": f.get("cores"), "other_machine": other_machine(f) or None,
-            "workload": label(shape, workload_params(cal)),
+            "workload": label(shape, params),
             "rates": [{"rate": float(r), "modes": {
                 x: p.as_dict() for x, p in predictions(cal, shape, float(r), series).items()}}
                 for r in rates]}
