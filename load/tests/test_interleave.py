@@ -131,3 +131,23 @@ def test_no_verdicts_file_leaves_a_sequential_summary_as_it_was(tmp_path):
     summary_files.write_csv_json(str(tmp_path), contents.of(str(tmp_path), [], {}))
     assert set(json.load(open(tmp_path / "summary.json"))) == {"machine", "rows"}
     assert verdict_sections.md_lines(None) == [] and verdict_sections.html_section(None) == ""
+
+
+def test_the_rows_of_a_run_leave_its_warm_blocks_out(tmp_path, monkeypatch):
+    """The warm-up's and warm blocks' trials are not measured: the step's row is the median over the trials that
+    trials.jsonl names (the measured ones) only."""
+    import shutil
+    monkeypatch.setattr(steps, "vegeta_bin", lambda: None)
+    for name, block in (("0001-w00-io-500-reactive", 0), ("0002-b00-io-500-reactive", 0),
+                        ("0003-b01-io-500-reactive", 1)):
+        d = tmp_path / "trials" / name
+        shutil.copytree(os.path.join(FIXTURES, "vegeta-ok"), d)
+        meta = json.loads((d / "meta.json").read_text())
+        (d / "meta.json").write_text(json.dumps(dict(meta, block=block, invocation=0)))
+    (row,) = contents.trial_rows([str(tmp_path)], 200)
+    assert row["runs"].startswith("3 ")                         # without trials.jsonl (an older run): all
+    (tmp_path / "trials.jsonl").write_text("".join(json.dumps({"block": b, "series": "reactive", "step": s}) + "\n"
+                                                   for b, s in ((0, "0002-b00-io-500-reactive"),
+                                                                (1, "0003-b01-io-500-reactive"))))
+    (row,) = contents.trial_rows([str(tmp_path)], 200)
+    assert row["runs"].startswith("2 ") and "w00" not in row["step"]

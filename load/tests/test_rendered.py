@@ -2,7 +2,8 @@
 names outside checks and readers rely on), summary.csv and summary.md, captured from the code before the result model
 and the templates (tests/fixtures/rendered/*-expected), are written again byte for byte from the same inputs:
 a published result's summary.json (the ladder run of 2026-11-23: verdicts, the ladder, 32 rows) and a run folder
-of the three fixture steps."""
+of the three fixture steps (whose CPU per request was captured again on 2026-11-29, when it came to leave out the
+JIT compiler threads' CPU: only those three figures changed)."""
 import os
 import shutil
 
@@ -54,3 +55,10 @@ def test_a_result_published_before_newer_fields_renders_with_those_cells_na(tmp_
     report.render(str(pub))
     md = read(pub, "summary.md")
     assert "## io (`" in md and "| virtual | hey | 50 conc | 483 | 100 |" in md and "| n/a |" in md
+
+
+def test_a_run_that_leaves_the_jit_out_says_so_and_an_older_one_does_not():
+    from harness.report import run_text
+    now = " ".join(run_text.method_notes({"cpu_less_jit": True}))
+    assert "less what its JIT compiler threads spent" in now
+    assert "JIT compiler" not in " ".join(run_text.method_notes({}))

@@ -16,10 +16,12 @@ def row(mode, load, p99, cpu=0.1, success=100.0, scenario="io", tool="vegeta", f
 
 
 # ------------------------------------------------------------------------------------------- medians
-def test_median_row_is_one_whole_run_with_ranges():
-    runs = [[row("virtual", 500, p99, cpu=cpu)] for p99, cpu in ((120, 0.30), (105, 0.10), (110, 0.50))]
+def test_median_row_is_one_whole_run_with_ranges_but_its_cpu_the_median_of_every_run():
+    runs = [[row("virtual", 500, p99, cpu=cpu, rss=rss)] for p99, cpu, rss in ((120, 0.30, 1), (105, 0.10, 2),
+                                                                               (110, 0.50, 3))]
     (m,) = verdicts.median_rows(runs)
-    assert m["p99_ok_ms"] == 110 and m["cpu_ms_per_req"] == 0.50   # both from the run with the median p99
+    assert m["p99_ok_ms"] == 110 and m["rss_peak_mib"] == 3   # from the run with the median p99
+    assert m["cpu_ms_per_req"] == 0.30                        # the median of the three runs' CPU per request
     assert m["ranges"]["cpu_ms_per_req"] == [0.10, 0.50]
     assert m["ranges"]["p99_ok_ms"] == [105, 120]
     assert m["p99_range_ms"] == "105-120"

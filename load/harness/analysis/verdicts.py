@@ -231,8 +231,9 @@ def saturation_args(meta):
 # -------------------------------------------------------------------------------------- median
 def median_rows(runs_rows):
     """One row per step key (scenario, params, mode, tool, load) over several runs' rows: the row
-    of the run whose p99 (successes) is the median (the lower of an even count), so all its figures
-    come from one run; 'ranges' holds each figure's min-max over the runs, flags their counts."""
+    of the run whose p99 (successes) is the median (the lower of an even count), so its figures
+    come from one run, but for CPU per request, the median of every run's (the lower of an even
+    count); 'ranges' holds each figure's min-max over the runs, flags their counts."""
     groups = {}
     for k, rows in enumerate(runs_rows, 1):
         for r in rows:
@@ -244,6 +245,9 @@ def median_rows(runs_rows):
         ranked = sorted(group, key=lambda r: (_p99(r) is None, _p99(r) or 0))
         known = [r for r in ranked if _p99(r) is not None] or ranked
         row = dict(known[(len(known) - 1) // 2])
+        cpu = sorted(r["cpu_ms_per_req"] for r in group if r.get("cpu_ms_per_req") is not None)
+        if cpu:   # the cost figure on its own: one run's moves 10-20 % from the next's
+            row["cpu_ms_per_req"] = cpu[(len(cpu) - 1) // 2]
         row["ranges"] = {}
         for k in FIELDS:
             vals = [r.get(k) for r in group

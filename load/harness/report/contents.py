@@ -7,7 +7,7 @@ import dataclasses
 import glob
 import os
 
-from harness.analysis.model import StepMeta
+from harness.analysis.model import StepMeta, TrialRecord
 from harness.analysis.steps import read_json, sort_rows, step_row, worker_pool_of
 from harness.analysis.verdicts import median_rows
 from harness.report import (
@@ -17,6 +17,7 @@ from harness.report import (
     run_text,
     verdict_sections,
 )
+from harness.report.verdict_sections import TRIALS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,11 +67,14 @@ def run_rows(run, worker_pool):
 
 def trial_rows(runs, worker_pool):
     """The rows of interleaved RUNS (folders: one, or several pooled): per series and step, the
-    median over the blocks' trials."""
+    median over the blocks' measured trials, those its trials.jsonl names (the warm-up's and warm
+    blocks' trials are left out, as from the verdicts)."""
     by_block = {}
     for i, run in enumerate(runs):
+        path = os.path.join(run, TRIALS)
+        measured = {r.step for r in TrialRecord.read_lines(path)} if os.path.exists(path) else ()
         for d in sorted(glob.glob(os.path.join(run, "trials", "*"))):
             meta = StepMeta.read(d)
-            if meta:
+            if meta and (not measured or os.path.basename(d) in measured):
                 by_block.setdefault((i, meta.block or 0), []).append(step_row(d, worker_pool))
     return median_rows([by_block[b] for b in sorted(by_block)])

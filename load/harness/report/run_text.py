@@ -59,7 +59,10 @@ def method_notes(meta):
         "always gets the warmest database and page cache; an A/A row (-aa) measures one mode twice "
         "to show the noise floor.",
         "CPU per request: the app process's user+system CPU (psutil) between two readings taken "
-        "when the load tool starts and when it has ended, over the successful requests. "
+        "when the load tool starts and when it has ended, "
+        + ("less what its JIT compiler threads spent (compiling is a start's cost, not a warm "
+           "app's; their share of the app's CPU is 'JIT %'), " if meta.get("cpu_less_jit") else "")
+        + "over the successful requests. "
         f"/q/metrics is scraped during the step every {meta.get('metrics_interval', '0.5')} s "
         "for the pool gauges; that cost stays in the figure (never subtracted) and is shown as "
         "'scrape CPU %' (scrapes x one scrape's CPU measured at idle). 'machine CPU %' is every "

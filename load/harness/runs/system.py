@@ -264,7 +264,7 @@ class System:
             "reuse": str(int(s.reuse)), "duration": s.duration, "warmup": s.warmup,
             "experiment": s.experiment, "mode_order": plan.mode_order(s),
             "placement": self.placement, "app_cores": self.app_cores,
-            "metrics_interval": s.metrics_interval, **extra})
+            "metrics_interval": s.metrics_interval, "cpu_less_jit": True, **extra})
         facts["app"] = self._app_desc()
         if s.env.get("WORKLOAD"):   # advise's answer, on record before the run measures it
             facts["advise"] = advice.registered(s.env["WORKLOAD"],
