@@ -35,6 +35,7 @@ def test_the_report_sets_advises_prediction_beside_each_measured_step(tmp_path, 
     assert [r["rate"] for r in advised["rates"]] == [800.0, 1600.0] and advised["date"] == "2026-11-29"
     assert set(advised["rates"][0]["modes"]) == {"reactive", "worker"}          # virtual: not calibrated
     json.dumps(advised)                                                          # machine.json takes it
+    assert set(advice.registered(SHAPE, (800,))["rates"][0]["modes"]) == {"reactive", "worker"}   # every series
     at = {x: p["cpu_ms_per_req"] for x, p in advised["rates"][0]["modes"].items()}
     rows = [row("reactive", at["reactive"] / 0.95), row("worker", at["worker"] / 1.5), row("reactive", 0.2, "io"),
             row("virtual", 0.3)]

@@ -115,9 +115,10 @@ def test_plan_to_summary_json_verdicts(tmp_path):
     aa = v[("cpu_ms_per_req", True)]
     assert aa["verdict"] == "PASS" and aa["ci_low"] < 1 < aa["ci_high"] and cpu["aa_half_width"] == aa["aa_half_width"]
     assert v[("ok_rate", False)]["verdict"] == "PASS"        # both served every request: the ratio is exactly 1
-    md = "\n".join(verdict_sections.md_lines(verdict_sections.load(str(tmp_path))))
+    texts = verdict_sections.Texts.of(verdict_sections.load(str(tmp_path)))
+    md = "\n".join(texts.md)
     assert "## Verdicts" in md and "FAIL" in md and "virtual uses" in md
-    page = verdict_sections.html_section(verdict_sections.load(str(tmp_path)))
+    page = texts.html
     assert page.startswith("<h2>Verdicts</h2>\n<svg") and "A/A band" in page
     # every row names its metric: the A/A rows of a step differ by it, in the table and in the log's headline
     assert "A/A: reactive-aa / reactive contains 1.00 (CPU per request)" in page
@@ -130,7 +131,7 @@ def test_plan_to_summary_json_verdicts(tmp_path):
 def test_no_verdicts_file_leaves_a_sequential_summary_as_it_was(tmp_path):
     summary_files.write_csv_json(str(tmp_path), contents.of(str(tmp_path), [], {}))
     assert set(json.load(open(tmp_path / "summary.json"))) == {"machine", "rows"}
-    assert verdict_sections.md_lines(None) == [] and verdict_sections.html_section(None) == ""
+    assert verdict_sections.Texts.of(None) == verdict_sections.Texts([], [], "", "", "")
 
 
 def test_the_rows_of_a_run_leave_its_warm_blocks_out(tmp_path, monkeypatch):

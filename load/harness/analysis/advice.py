@@ -136,10 +136,11 @@ def recommend(preds, rate, shape=None):
     return " ".join(words)
 
 
-def registered(shape_text, rates, series):
+def registered(shape_text, rates, series=None):
     """What advise predicts for a compare run of the workload SHAPE_TEXT at RATES before it
     measures (machine.json's `advise`; the report sets it beside the measurement): each series of
-    SERIES the calibration has, at each rate; {'error': why} when no calibration answers."""
+    SERIES (None: every one) the calibration has, at each rate; {'error': why} when no
+    calibration answers."""
     try:
         path = calibration_path(None)
         cal = costmodel.Calibration.read(path)

@@ -33,7 +33,8 @@ class Texts:
         """The texts of a run's verdicts DATA (load), None for a sequential run."""
         if not data:
             return cls([], [], "", "", "")
-        return cls(verdict_summary.opening(data), md_lines(data), html_section(data),
+        said = verdict_summary.summary(data)
+        return cls(verdict_summary.opening(data), md_lines(data, said), html_section(data, said),
                    design_text(data["design"]), json_head(data))
 
 
@@ -165,12 +166,12 @@ def speed_text(d):
             "\"The machine's speed\").")
 
 
-def md_lines(data):
-    """summary.md's opening section."""
+def md_lines(data, said):
+    """summary.md's opening section; SAID: verdict_summary.summary's lines."""
     if not data:
         return []
     out = ["## Verdicts", ""]
-    out += [f"- {x}" for x in verdict_summary.summary(data)] + [""]
+    out += [f"- {x}" for x in said] + [""]
     out += ["| target | step | series | metric | ratio [interval] | A/A band | blocks | "
             "verdict | note |",
             "|---|---|---|---|---|---|---|---|---|"]
@@ -185,12 +186,13 @@ def md_lines(data):
     return out
 
 
-def html_section(data):
-    """report.html's opening: the interval plot, summary and table (templates/verdicts.html.j2)."""
+def html_section(data, said):
+    """report.html's opening: the interval plot, SAID (verdict_summary.summary's lines) and the
+    table (templates/verdicts.html.j2)."""
     if not data:
         return ""
     rows = [{"label": verdict_label(v), "step": f"{v['scenario']} {v['rate']:,.0f}",
              "ci": ci_text(v), "band": _hw(v), "blocks": v["blocks"], "verdict": v["verdict"],
              "note": v.get("note") or ""} for v in data["verdicts"]]
     return pages.render("verdicts.html.j2", plot=charts.interval_plot(data["verdicts"]),
-                        summary=verdict_summary.summary(data), rows=rows)
+                        summary=said, rows=rows)

@@ -267,7 +267,7 @@ class System:
             "metrics_interval": s.metrics_interval, "cpu_less_jit": True, **extra})
         facts["app"] = self._app_desc()
         if s.env.get("WORKLOAD"):   # advise's answer, on record before the run measures it
-            facts["advise"] = advice.registered(s.env["WORKLOAD"],
-                                                s.rates or plan.levels("workload")[0], s.modes)
+            facts["advise"] = advice.registered(s.env["WORKLOAD"],   # every series calibrated:
+                                                s.rates or plan.levels("workload")[0])  # any run's
         with open(os.path.join(self.out, "machine.json"), "w") as f:
             json.dump(facts, f, indent=2)
