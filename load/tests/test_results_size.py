@@ -12,8 +12,8 @@ RESULTS = os.path.join(ROOT, "docs", "results")
 # minute's per-second table of 45 starts, vt-native's interleaved run); 4.8 MB since issue #43's pooled vt-native runs
 # and its scale run (the single run they pool was dropped); 5.0 MB since issue #42's checks of the relative fit on
 # every series of the calibration in use (verify-2026-11-29b and c) and the second calibration of that machine; 5.1 MB
-# since the first workload run measured with advise's prediction beside it (workload-2026-11-29) and CI's phase readings;
-# 5.35 MB since the first workload runs measured with CPU per request net of the JIT (workload-2026-11-29b to d)
+# since the first workload run measured with advise's prediction beside it (workload-2026-11-29) and CI's phase
+# readings; 5.35 MB since the workload runs measured with CPU per request net of the JIT (workload-2026-11-29b to d)
 TOTAL, PER_FILE, PAGES_LIMIT = 5_350_000, 500_000, 400_000
 PAGES = ("summary.json", "summary.md", "report.html")
 RAW = (".tar.xz", ".tar.gz", ".tgz", ".zip", ".jsonl", ".log", ".bin", ".collapsed", ".collapsed.gz", ".jfr")
