@@ -171,7 +171,7 @@ def test_advise_answers_from_a_calibration_file(tmp_path, capsys):
     path = tmp_path / "calibration.json"
     cal.write(path)
     args = type("A", (), dict(calibration=str(path), modes="", workload=["calls=3,delay=50,queries=2"], rate="2500",
-                              verify=False, json=True, argv=[]))
+                              verify=False, json=True, speed=False, argv=[]))
     assert advise.run(args) == 0
     doc = json.loads(capsys.readouterr().out)
     for x in ("reactive", "worker"):

@@ -35,7 +35,8 @@ def test_a_blind_yardstick_and_missing_readings_give_no_slope():
     assert speed.slope(recs) is None                     # not above its noise
     assert "did not follow it" in speed_text(speed.reading(recs))
     plain = simulate(12, TRUTH, seed=7)
-    assert speed.slope(plain) is None and speed.reading(plain) == {"speed_us": None, "speed_slope": None}
+    assert speed.slope(plain) is None and speed.reading(plain) == {"speed_us": None, "speed_us_median": None,
+                                                                            "speed_slope": None}
     assert speed_text(speed.reading(plain)) == ""
     half = [dict(r, speed_us=36.0) if i % 2 else r for i, r in enumerate(plain)]   # some records without one
     assert speed.slope(half) is None

@@ -3,6 +3,7 @@ the app's bounds, each series' prediction, the table and the recommendation (doc
 from __future__ import annotations
 
 import os
+import statistics
 
 from harness.analysis import costmodel
 from harness.infra import catalogue
@@ -59,9 +60,19 @@ def other_machine(facts):
             "request of two AMD EPYC cores at 1.4 to 2.6 times what they spent.")
 
 
-def predictions(cal, shape, rate, series=None):
+def speed_factor(facts, speeds):
+    """How much slower the machine is now than through calibration FACTS: the median of SPEEDS (the
+    yardstick's readings now, us) over the calibration's median; 1.0 when either is missing. On
+    2026-11-29 the yardstick rose 21 % in three hours, CPU per request with it (docs/advise.md)."""
+    now = [v for v in speeds or () if v]
+    then = facts.get("speed_us")
+    return statistics.median_low(now) / then if now and then else 1.0
+
+
+def predictions(cal, shape, rate, series=None, speed=1.0):
+    """Each series' (SERIES: those) Prediction of SHAPE at RATE on a machine SPEED times slower."""
     ncores = cal.facts.get("cores") or 1
-    return {x: costmodel.predict(m, shape, rate, ncores) for x, m in cal.series.items()
+    return {x: costmodel.predict(m, shape, rate, ncores, speed) for x, m in cal.series.items()
             if not series or x in series}
 
 
@@ -150,7 +161,8 @@ def registered(shape_text, rates, series=None):
         return {"error": str(e)}
     f = cal.facts
     return {"calibration": os.path.relpath(path, ROOT), "date": f.get("date"), "cpu": f.get("cpu"),
-            "cores": f.get("cores"), "other_machine": other_machine(f) or None,
+            "cores": f.get("cores"), "speed_us": f.get("speed_us"),
+            "other_machine": other_machine(f) or None,
             "workload": label(shape, params),
             "rates": [{"rate": float(r), "modes": {
                 x: p.as_dict() for x, p in predictions(cal, shape, float(r), series).items()}}

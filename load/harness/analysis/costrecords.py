@@ -68,6 +68,7 @@ class Trial:
     threads: int
     jit_pct: float         # the app's JIT threads, % of a core, during the trial
     kind: str = "cpu"      # cpu, memory, sweep, idle
+    speed_us: float | None = None   # the machine's yardstick before it (sampling/yardstick.py)
 
     @property
     def ok_rate(self):

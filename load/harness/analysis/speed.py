@@ -4,6 +4,7 @@ Before each trial a yardstick (sampling/yardstick.py) reads into `speed_us`. The
 per request on it is a diagnostic in the report's design line: adjusting by it narrowed four A/A
 intervals and widened two (one +-18 % -> +-36 %), so verdicts use CPU per request as measured."""
 import math
+import statistics
 
 METRIC = "cpu_ms_per_req"
 MIN_DF = 8            # fewer paired readings: no slope, nothing adjusted
@@ -40,6 +41,10 @@ def slope(records):
 
 
 def reading(records):
-    """For the report's design line: {"speed_us": [min, max] or None, "speed_slope": slope()}."""
+    """For the report's design line: {"speed_us": [min, max] or None, "speed_us_median": the lower
+    median or None (advise's prediction is scaled by it: advice.speed_factor), "speed_slope":
+    slope()}."""
     xs = [r["speed_us"] for r in records if _usable(r)]
-    return {"speed_us": [min(xs), max(xs)] if xs else None, "speed_slope": slope(records)}
+    return {"speed_us": [min(xs), max(xs)] if xs else None,
+            "speed_us_median": statistics.median_low(xs) if xs else None,
+            "speed_slope": slope(records)}

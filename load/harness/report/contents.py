@@ -42,7 +42,7 @@ def of(folder, rows, meta, published=None):
     in FOLDER (PUBLISHED: its summary.json, when read already)."""
     verdicts = verdict_sections.load(folder, published)
     return Contents(rows, meta, verdict_sections.Texts.of(verdicts),
-                    advised_report.Texts.of(rows, meta),
+                    advised_report.Texts.of(rows, meta, (verdicts or {}).get("design", {})),
                     ladder_report.Texts.of(verdicts, rows),
                     run_text.Texts.of(rows, meta, bool(verdicts)),
                     profile_report.html_section(profile_report.load(folder)))

@@ -3,6 +3,7 @@ without starting anything; `--verify` measures it too (a sweep per series on cal
 puts prediction and measurement side by side (docs/advise.md)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -20,6 +21,7 @@ from harness.analysis.advice import (
     parse_shape,
     predictions,
     recommend,
+    speed_factor,
     table,
     workload_params,
 )
@@ -54,13 +56,16 @@ def run(args):
         return verify(args, cal, shapes, series or ("virtual", "worker", "reactive"))
     f = cal.facts
     elsewhere = other_machine(f)
+    speed = speed_now(f) if args.speed else 1.0
     answers = {}
     for sh in shapes:
-        preds = predictions(cal, sh, rate, series)
+        preds = predictions(cal, sh, rate, series, speed)
         answers[label(sh)] = preds
         if not args.json:
             print(f"Workload: {label(sh)} at {rate:g} req/s (calibrated on {f.get('cpu')}, "
-                  f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals)\n")
+                  f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals"
+                  + (f"; the machine {speed:.2f} times as slow as then, every CPU figure scaled"
+                     if speed != 1.0 else "") + ")\n")
             print(table(preds) + "\n")
             print(recommend(preds, rate, sh) + "\n")
             if elsewhere:
@@ -68,11 +73,32 @@ def run(args):
     if args.json:
         one = len(answers) == 1
         doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()},
-                     "other_machine": elsewhere or None}
+                     "other_machine": elsewhere or None, "speed": round(speed, 3)}
                for lab, preds in answers.items()}
         json.dump(next(iter(doc.values())) if one else doc, sys.stdout, indent=1)
         print()
     return 0
+
+
+def speed_now(facts, readings=3):
+    """--speed: how much slower the machine is now than through the calibration of FACTS: the
+    yardstick (sampling/yardstick.py, about 5 s with its start) READINGS times (speed_factor)."""
+    from harness.infra.tools import java_home
+    from harness.sampling.yardstick import MEASURE_MS, Yardstick
+    if not facts.get("speed_us"):
+        log("--speed: this calibration has no yardstick reading (calibrations before 2026-11-30 "
+            "read none); the prediction is the calibration's, unscaled")
+        return 1.0
+    yard = Yardstick(os.path.join(java_home(), "bin", "java"))
+    try:
+        now = [yard.unit_us(MEASURE_MS) for _ in range(readings)]
+    finally:
+        yard.stop()
+    factor = speed_factor(facts, now)
+    if any(now):
+        log(f"--speed: the yardstick reads {statistics.median_low([v for v in now if v]):.1f} us "
+            f"now, {facts['speed_us']:.1f} through the calibration: CPU figures x {factor:.2f}")
+    return factor
 
 
 def verify(args, cal, shapes, series):
@@ -86,8 +112,8 @@ def verify(args, cal, shapes, series):
     if other_machine(cal.facts):   # another machine's predictions: the check says little here
         log(other_machine(cal.facts))
     rows, trials = [], []
-    with Procs() as ps:
-        bench = Bench(series, out, ps, float(args.seconds or 3))
+    seconds = float(args.seconds or 3)
+    with Procs() as ps, contextlib.closing(Bench(series, out, ps, seconds)) as bench:
         bench.start()
         bench.warm(WARM + tuple((sh, 100) for sh in shapes), most_s=150)
         rng = random.Random(int(args.seed or 0) or None)
@@ -105,7 +131,8 @@ def verify(args, cal, shapes, series):
                     bench, x, sh, [unloaded] + [max(2, round(ceiling * k)) for k in SWEEP_SHARES],
                     [r for r in (round(ceiling * k) for k in BELOW_SHARES) if r > unloaded])
                 trials += got + swept
-                rows += verify_rows(cal.series[x], sh, got, swept, ncores)
+                rows += verify_rows(cal.series[x], sh, got, swept, ncores,
+                                    speed_factor(cal.facts, [t.speed_us for t in got + swept]))
                 log(f"verified {label(sh)} on {x}: "
                     + "; ".join(r["line"] for r in rows[-len(CPU_SHARES) - 1:]))
     doc = {"calibration": cal.facts, "rows": rows, "trials": costmodel.Trial.table(trials)}
@@ -149,18 +176,20 @@ def _crossed(bench, series, sh, done):
     return bool(costmodel.sweep_ceiling([done[0], done[-1]]))
 
 
-def verify_rows(m, sh, got, swept, ncores):
+def verify_rows(m, sh, got, swept, ncores, speed=1.0):
     """The rows of one shape and series: each CPU point's prediction against its measured median,
-    then the ceiling."""
+    then the ceiling; predicted on a machine SPEED times slower than calibrated (the yardstick
+    read before these trials: advice.speed_factor), each row's `speed` saying by how much."""
     rows = []
     for rate in sorted({t.rate for t in got}):
         pts = costmodel.settled([t for t in got if t.rate == rate])   # none with the JIT warming
         measured = statistics.median(t.app_ms for t in pts)
         sent = statistics.median(t.sent_rps for t in pts) or rate
-        p = costmodel.predict(m, sh, sent, ncores)
+        p = costmodel.predict(m, sh, sent, ncores, speed)
         err = p.cpu_ms_per_req.value / measured - 1 if measured else None
         rows.append({
             "workload": label(sh), "series": m.series, "what": "cpu_ms_per_req", "rate": rate,
+            "speed": round(speed, 3),
             "predicted": round(p.cpu_ms_per_req.value, 4), "low": round(p.cpu_ms_per_req.low, 4),
             "high": round(p.cpu_ms_per_req.high, 4), "measured": round(measured, 4),
             "error": None if err is None else round(err, 3),
@@ -168,13 +197,14 @@ def verify_rows(m, sh, got, swept, ncores):
             "jit_pct": max(t.jit_pct for t in pts),
             "pass": err is not None and abs(err) <= CPU_WITHIN,
             "line": f"CPU at {rate:g}/s {p.cpu_ms_per_req.value:.3f} vs {measured:.3f} ms"})
-    p = costmodel.predict(m, sh, 100.0, ncores)
+    p = costmodel.predict(m, sh, 100.0, ncores, speed)
     measured = costrecords.confirmed_ceiling(swept)
     err = p.max_rate.value / measured - 1 if measured else None
     first = costmodel.sweep_ceiling(swept)   # confirmed or not (the check before 2026-11-28)
     # every loaded step probed crossed: the first crossing is lower still, measured is its bound
     bound_only = measured is not None and measured == min(t.rate for t in swept[1:])
     rows.append({"workload": label(sh), "series": m.series, "what": "max_rate", "rate": None,
+                 "speed": round(speed, 3),
                  "predicted": round(p.max_rate.value), "low": round(p.max_rate.low),
                  "high": round(p.max_rate.high), "bound": p.bound, "measured": measured,
                  "error": None if err is None else round(err, 3),
@@ -195,7 +225,8 @@ def verify_page(rows, cal):
              f"{cal.facts.get('date')}. CPU per request within {CPU_WITHIN:.0%} of the measured "
              f"median, the ceiling within {CEILING_WITHIN:.0%} of the first rate where p99 "
              "exceeded twice its unloaded value, and again when measured once more "
-             "(`first_crossing` in verify.json: the first crossing alone; docs/advise.md).", "",
+             "(`first_crossing` in verify.json: the first crossing alone; docs/advise.md)."
+             + speed_note([r.get("speed", 1.0) for r in rows]), "",
              "| workload | series | figure | rate | predicted [95 %] | measured | error | within |",
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -208,3 +239,13 @@ def verify_page(rows, cal):
                      f"{r['predicted']:g} [{r['low']:g}, {r['high']:g}] | {meas} | {err} | "
                      f"{'yes' if r['pass'] else 'NO'} |")
     return "\n".join(lines) + "\n"
+
+
+def speed_note(factors):
+    """A sentence on how the predictions were scaled to the machine's speed; '' if they were not."""
+    moved = [f for f in factors if f != 1.0]
+    if not moved:
+        return ""
+    return (f" The machine's yardstick read {min(moved):.2f} to {max(moved):.2f} times what it "
+            "read through the calibration; every CPU figure predicted is scaled by it "
+            "(docs/advise.md).")

@@ -4,9 +4,11 @@ repeated), fits the cost model (analysis/costmodel.py) and writes DIR/calibratio
 load/results/calibration.json is the newest, which `advise` reads by default (docs/advise.md)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
+import statistics
 import time
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -69,8 +71,7 @@ def run(args):
         f"{sum(len(r) for _, r, _ in DESIGN)} trials of {seconds:g} s per series, "
         f"seed {seed} -> {out}")
     trials = []
-    with Procs() as ps:
-        bench = Bench(series, out, ps, seconds)
+    with Procs() as ps, contextlib.closing(Bench(series, out, ps, seconds)) as bench:
         bench.start()
         bench.warm(WARM, most_s=30 if quick else 90, jit_pct=5)   # settled() drops the rest
         bounds = {x: bench.bounds(x) for x in series}
@@ -97,8 +98,11 @@ def run(args):
 
 
 def fit(facts, trials, bounds):
-    """The Calibration of TRIALS: every series' model (costmodel.fit_series) on FACTS' machine."""
+    """The Calibration of TRIALS: every series' model (costmodel.fit_series) on FACTS' machine, and
+    the machine's speed through them (`speed_us`: the yardstick's median, advice.speed_factor)."""
     ncores = facts.get("cores") or psutil.cpu_count()
+    speeds = [t.speed_us for t in trials if t.speed_us]
+    facts = {**facts, "speed_us": statistics.median_low(speeds) if speeds else None}
     return Calibration(facts, {
         x: costmodel.fit_series(x, [t for t in trials if t.series == x], b, ncores)
         for x, b in bounds.items()}, trials)
@@ -165,6 +169,8 @@ def page(cal):
              f"{f.get('jdk')}; Quarkus {f.get('quarkus')}; commit {f.get('git_commit')}; "
              f"{f.get('reps')} repetitions of {f.get('seconds')} s trials, "
              f"{f.get('took_s')} s in all"
+             + (f", the machine's yardstick {f['speed_us']:.1f} us in the median"
+                if f.get("speed_us") else "")
              + (f", {len(f['pooled'])} calibrations pooled (seeds "
                 f"{', '.join(str(x['seed']) for x in f['pooled'])})" if f.get("pooled") else "")
              + " (docs/advise.md). The app's CPU ms per request for each "

@@ -18,6 +18,7 @@ from harness.runs import plan
 from harness.runs.system import App, System
 from harness.sampling import machine
 from harness.sampling.sample import thread_cpu
+from harness.sampling.yardstick import Yardstick
 
 # /q/info settings of each bound (costmodel.BOUNDS), by the series that have it
 BOUND_SETTINGS = {
@@ -33,6 +34,11 @@ def settings(series, java_opts="-XX:+UseParallelGC"):
                          design="interleaved", env={"DELAY": "0"})
 
 
+# the yardstick's reading before each trial: a third of compare's (its median over 240 is the
+# calibration's speed), so 240 trials add 25 s to a calibration
+SPEED_MS = 100
+
+
 class Bench:
     """The running system: apps by series, the delay service, and trials against them."""
 
@@ -42,9 +48,11 @@ class Bench:
         self.sys = System(self.s, out, ps)
         self.apps = {}
         self.n = 0
+        self.yard = None   # the machine's speed before each trial (sampling/yardstick.py)
 
     def start(self):
         self.sys.prepare()
+        self.yard = Yardstick(self.sys.java)
         self.delay_port = port = procs.free_port()
         self.delay = self.sys.start_delay(port, os.path.join(self.out, "logs", "delay.log"))
         started = []
@@ -57,6 +65,11 @@ class Bench:
             self.sys.wait_app(app.proc, app.url, app.series, 180, app.series)
             self.apps[app.series] = app
         log(f"apps ready: {', '.join(f'{a.series} (pid {a.pid})' for a in started)}")
+
+    def close(self):
+        """The yardstick (the apps, database and delay service stop with the Procs)."""
+        if self.yard:
+            self.yard.stop()
 
     def info(self, series):
         """The app's /q/info settings."""
@@ -121,6 +134,7 @@ class Bench:
         prefix = os.path.join(self.out, "trials", f"{self.n:04d}-{series}-{kind}-{int(rate)}")
         os.makedirs(os.path.dirname(prefix), exist_ok=True)
         proc = psutil.Process(app.pid)
+        speed = self.yard.unit_us(SPEED_MS) if self.yard else None
         j0 = jit_ms(proc)
         c0, m0, w0 = _cpu_s(proc), _busy_s(), time.monotonic()
         p = self.send(series, shape, rate, int(seconds * 1000), prefix)
@@ -136,7 +150,7 @@ class Bench:
         return Trial(series, dict(shape), float(rate), round(res.send_rate or 0.0, 1), res.ok,
                      res.requests, round((c1 - c0) * 1000 / n, 4), round((m1 - m0) * 1000 / n, 4),
                      _ms(res.percentile_ms(50)), _ms(res.percentile_ms(99)), round(rss, 1), threads,
-                     round(jit, 1), kind)
+                     round(jit, 1), kind, speed)
 
     def settle(self, series, shape, rate, most_s=45, jit_pct=5):
         """SHAPE on SERIES at RATE in 3-s rounds until its app's JIT uses at most JIT_PCT % of a
