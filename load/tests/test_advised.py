@@ -6,15 +6,15 @@ import json
 from test_costmodel import synthetic
 
 from harness.analysis import advice, costmodel, model
-from harness.report import contents, summary_files
+from harness.report import advised_report, contents, summary_files
 
 SHAPE = "calls=3,delay=50,queries=2"
 
 
-def calibration(tmp_path):
+def calibration(tmp_path, **facts):
     trials = synthetic(series="reactive") + synthetic(series="worker", seed=2)
     cal = costmodel.Calibration(
-        {"cores": 2, "cpu": "test", "date": "2026-11-29"},
+        {"cores": 2, "cpu": "test", "date": "2026-11-29", **facts},
         {x: costmodel.fit_series(x, [t for t in trials if t.series == x],
                                  {"worker threads": 200} if x == "worker" else {}, 2) for x in ("reactive", "worker")},
         trials)
@@ -60,3 +60,17 @@ def test_a_run_without_a_calibration_says_so(tmp_path, monkeypatch):
     assert "advise gave no prediction for this workload: no calibration yet" in md
     assert "No workload step" not in md
     assert contents.of(str(tmp_path), [row("reactive", 0.3)], {}).advised.md == []   # not a workload's run
+
+
+def test_the_prediction_is_scaled_by_the_machines_speed_in_the_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(advice, "LATEST", str(calibration(tmp_path, speed_us=40.0)))
+    advised = advice.registered(SHAPE, (800,))
+    assert advised["speed_us"] == 40.0
+    at = advised["rates"][0]["modes"]["reactive"]["cpu_ms_per_req"]
+    rows = [row("reactive", at * 1.1)]                       # measured 10 % over, the yardstick 10 % slower
+    slower = advised_report.Texts.of(rows, {"advise": advised}, {"speed_us_median": 44.0})
+    assert "| +0% |" in "\n".join(slower.md) and "read 1.10 times what it read" in "\n".join(slower.md)
+    as_calibrated = advised_report.Texts.of(rows, {"advise": advised}, {"speed_us_median": None})
+    assert "| -9% |" in "\n".join(as_calibrated.md) and "times what it read" not in "\n".join(as_calibrated.md)
+    old = {**advised, "speed_us": None}                      # a calibration before the yardstick: unscaled
+    assert "| -9% |" in "\n".join(advised_report.Texts.of(rows, {"advise": old}, {"speed_us_median": 44.0}).md)

@@ -66,6 +66,11 @@ def test_run_times_out_with_124_and_reports_exit_status():
         assert time.monotonic() - t0 < 8
 
 
+def test_free_port_never_hands_out_a_port_twice_before_a_server_binds_it():
+    ports = [procs.free_port() for _ in range(500)]     # none bound: each still free when the next is asked
+    assert len(set(ports)) == 500
+
+
 def test_free_port_and_wait_ready():
     port = procs.free_port()
     assert procs.port_free(port) and port < 32768

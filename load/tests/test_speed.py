@@ -1,12 +1,17 @@
 """analysis.speed on synthetic trials with a known truth: the machine's speed varies trial by trial and the
-yardstick reads it (or does not)."""
+yardstick reads it (or does not); a calibration keeps the yardstick's median and advise scales its prediction by how
+far the machine moved from it."""
+import dataclasses
 import math
 
 import numpy as np
+import pytest
+from test_costmodel import model, synthetic
 from test_stats import simulate
 
-from harness.analysis import speed
+from harness.analysis import advice, costmodel, speed
 from harness.report.verdict_sections import speed_text
+from harness.runs import calibrate
 
 TRUTH = {"virtual": 1.3}
 
@@ -40,3 +45,23 @@ def test_a_blind_yardstick_and_missing_readings_give_no_slope():
     assert speed_text(speed.reading(plain)) == ""
     half = [dict(r, speed_us=36.0) if i % 2 else r for i, r in enumerate(plain)]   # some records without one
     assert speed.slope(half) is None
+
+
+def test_a_calibration_keeps_the_yardsticks_median_and_a_refit_reads_it_again():
+    trials = [dataclasses.replace(t, speed_us=30.0 + i % 5) for i, t in enumerate(synthetic(series="reactive"))]
+    cal = calibrate.fit({"cores": 2}, trials, {"reactive": {}})
+    assert cal.facts["speed_us"] == 32.0                           # 30..34 in turn
+    assert calibrate.fit({"cores": 2}, synthetic(series="reactive"), {"reactive": {}}).facts["speed_us"] is None
+
+
+def test_the_prediction_scales_with_how_far_the_machine_moved_since_the_calibration():
+    assert advice.speed_factor({"speed_us": 40.0}, [46.0, None, 44.0, 42.0]) == 1.1    # the lower median, over 40
+    assert advice.speed_factor({"speed_us": None}, [44.0]) == 1.0                       # calibrated before it
+    assert advice.speed_factor({"speed_us": 40.0}, [None]) == 1.0                       # nothing read now
+    m, sh = model(), advice.parse_shape("calls=1,delay=20")
+    same, slower = (costmodel.predict(m, sh, 800, 2, s) for s in (1.0, 1.2))
+    for k in ("cpu_ms_per_req", "cores", "machine_cores"):
+        a, b = getattr(same, k), getattr(slower, k)
+        assert (b.value, b.low, b.high) == pytest.approx(tuple(1.2 * v for v in (a.value, a.low, a.high))), k
+    assert same.limits["cores"] > slower.limits["cores"]              # a slower machine fills sooner
+    assert same.limits["worker threads"] == slower.limits["worker threads"]   # Little's law: no CPU in it

@@ -102,11 +102,11 @@ def fit_busy(trials, y, ncores, app=False):
     return best[1], best[2]
 
 
-def busy_share(m, shape, rate, ncores, speed=1.0):
+def busy_share(m, shape, rate, ncores):
     """The machine's busy share u at RATE (0-1): u = rate x CPU(u) / (1,000 x NCORES), solved for u
-    with the fit's machine CPU per request CPU(u) = A + B x (1 - u), times SPEED (predict)."""
-    full = speed * m.machine.at(features(shape, rate, 1.0, m.beta_machine, m.rates))[0]
-    idle = speed * m.machine.at(features(shape, rate, 0.0, m.beta_machine, m.rates))[0]
+    with the fit's machine CPU per request CPU(u) = A + B x (1 - u)."""
+    full = m.machine.at(features(shape, rate, 1.0, m.beta_machine, m.rates))[0]
+    idle = m.machine.at(features(shape, rate, 0.0, m.beta_machine, m.rates))[0]
     u = rate * idle / (1000 * ncores + rate * (idle - full))
     return min(max(u, 0.0), 1.0)
 
@@ -316,8 +316,9 @@ def _fig(t, floor=0.0):
 
 def predict(m, shape, rate, ncores, speed=1.0):
     """The Prediction of series model M for SHAPE at RATE req/s on a machine of NCORES, every CPU
-    figure times SPEED: its yardstick over the calibration's (advice.speed_factor)."""
-    u = busy_share(m, shape, rate, ncores, speed)
+    figure (and the cores' ceiling's demand) times SPEED: its yardstick over the calibration's
+    (advice.speed_factor); u as calibrated."""
+    u = busy_share(m, shape, rate, ncores)
     cpu = _fig(speed * v for v in m.cpu.at(features(shape, rate, u, m.beta, m.rates, app=True)))
     cores = Figure(*(v * rate / 1000 for v in (cpu.value, cpu.low, cpu.high)))
     mach = _fig(speed * v for v in m.machine.at(features(shape, rate, u, m.beta_machine, m.rates)))

@@ -199,14 +199,19 @@ def port_free(port):
             return False
 
 
+_GIVEN = set()   # every port free_port handed out: a server started just now may not have bound it
+
+
 def free_port():
     """A TCP port free on 127.0.0.1, below the kernel's outgoing range, so a load test's many client
-    sockets cannot take it between this check and the server's bind."""
+    sockets cannot take it between this check and the server's bind; never one it gave before (on
+    2026-11-29 two apps started together were given the same one and one of them answered both)."""
     lo = 32768
     with contextlib.suppress(OSError, ValueError, IndexError):
         lo = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
     for port in random.sample(range(min(20000, lo - 2000), lo), 200):
-        if port_free(port):
+        if port not in _GIVEN and port_free(port):
+            _GIVEN.add(port)
             return port
     raise OSError("no free port found on 127.0.0.1")
 
