@@ -185,9 +185,6 @@ def advise_parser():
     p.add_argument("--modes", help="comma-separated series "
                    "[every calibrated one; --verify: virtual,worker,reactive]")
     p.add_argument("--json", action="store_true", help="the answer as JSON")
-    p.add_argument("--speed", action="store_true", help="read the machine's speed now (a "
-                   "yardstick, about 5 s) and scale the CPU predicted by how it moved since the "
-                   "calibration")
     p.add_argument("--verify", action="store_true", help="measure each workload too: CPU at 20, "
                    "50, 80 %% of each series' predicted ceiling, then a sweep until p99 doubles")
     p.add_argument("--repeat", help="--verify: trials per CPU point, in a random order [2]")

@@ -62,15 +62,16 @@ def test_a_run_without_a_calibration_says_so(tmp_path, monkeypatch):
     assert contents.of(str(tmp_path), [row("reactive", 0.3)], {}).advised.md == []   # not a workload's run
 
 
-def test_the_prediction_is_scaled_by_the_machines_speed_in_the_run(tmp_path, monkeypatch):
+def test_the_machines_speed_in_the_run_is_set_beside_the_calibrations(tmp_path, monkeypatch):
     monkeypatch.setattr(advice, "LATEST", str(calibration(tmp_path, speed_us=40.0)))
     advised = advice.registered(SHAPE, (800,))
     assert advised["speed_us"] == 40.0
     at = advised["rates"][0]["modes"]["reactive"]["cpu_ms_per_req"]
-    rows = [row("reactive", at * 1.1)]                       # measured 10 % over, the yardstick 10 % slower
-    slower = advised_report.Texts.of(rows, {"advise": advised}, {"speed_us_median": 44.0})
-    assert "| +0% |" in "\n".join(slower.md) and "read 1.10 times what it read" in "\n".join(slower.md)
-    as_calibrated = advised_report.Texts.of(rows, {"advise": advised}, {"speed_us_median": None})
-    assert "| -9% |" in "\n".join(as_calibrated.md) and "times what it read" not in "\n".join(as_calibrated.md)
-    old = {**advised, "speed_us": None}                      # a calibration before the yardstick: unscaled
-    assert "| -9% |" in "\n".join(advised_report.Texts.of(rows, {"advise": old}, {"speed_us_median": 44.0}).md)
+    rows = [row("reactive", at * 1.2)]                       # measured 20 % over, the yardstick 10 % slower
+    slower = "\n".join(advised_report.Texts.of(rows, {"advise": advised}, {"speed_us_median": 44.0}).md)
+    assert "| -17% |" in slower                              # the error is the prediction's as calibrated
+    assert "read 1.10 times what it read" in slower and "the errors would be reactive -8%" in slower
+    unread = "\n".join(advised_report.Texts.of(rows, {"advise": advised}, {"speed_us_median": None}).md)
+    assert "| -17% |" in unread and "yardstick" not in unread
+    old = {**advised, "speed_us": None}                      # a calibration before the yardstick
+    assert "yardstick" not in "\n".join(advised_report.Texts.of(rows, {"advise": old}, {"speed_us_median": 44.0}).md)

@@ -210,17 +210,12 @@ def test_calibrate_on_a_tiny_budget_then_advise(launcher, tmp_path):
                                                                if t.kind == "cpu")
     assert "| part | virtual | reactive |" in (out / "calibration.md").read_text()
     assert cal.facts["speed_us"] > 0 and all(t.speed_us > 0 for t in cal.trials if t.kind != "idle")   # yardstick
-    ask = [os.path.join(load, ".venv", "bin", "vtvr-harness"), "advise", "--calibration", str(out / "calibration.json"),
-           "--workload", "calls=3,delay=50,queries=2", "--rate", "200", "--json"]
-    a, now = (subprocess.run(ask + more, cwd=load, capture_output=True, text=True, timeout=60)
-              for more in ([], ["--speed"]))
-    assert a.returncode == 0 and now.returncode == 0, a.stderr + now.stderr
-    modes, at_speed = json.loads(a.stdout), json.loads(now.stdout)
-    assert set(modes["modes"]) == {"virtual", "reactive"}
-    assert all(m["cpu_ms_per_req"] > 0 for m in modes["modes"].values())
-    assert modes["speed"] == 1.0 and 0.3 < at_speed["speed"] < 3 and "the yardstick reads" in now.stderr
-    assert at_speed["modes"]["virtual"]["cpu_ms_per_req"] == pytest.approx(
-        at_speed["speed"] * modes["modes"]["virtual"]["cpu_ms_per_req"], rel=0.01)
+    a = subprocess.run([os.path.join(load, ".venv", "bin", "vtvr-harness"), "advise", "--calibration",
+                        str(out / "calibration.json"), "--workload", "calls=3,delay=50,queries=2", "--rate", "200",
+                        "--json"], cwd=load, capture_output=True, text=True, timeout=60)
+    assert a.returncode == 0, a.stderr
+    modes = json.loads(a.stdout)["modes"]
+    assert set(modes) == {"virtual", "reactive"} and all(m["cpu_ms_per_req"] > 0 for m in modes.values())
     assert not launcher.running()
 
 

@@ -5,13 +5,13 @@ import dataclasses
 import math
 
 import numpy as np
-import pytest
-from test_costmodel import model, synthetic
+from test_costmodel import model, sweep_trial, synthetic
 from test_stats import simulate
 
 from harness.analysis import advice, costmodel, speed
+from harness.analysis.costrecords import Trial
 from harness.report.verdict_sections import speed_text
-from harness.runs import calibrate
+from harness.runs import advise, calibrate
 
 TRUTH = {"virtual": 1.3}
 
@@ -54,14 +54,16 @@ def test_a_calibration_keeps_the_yardsticks_median_and_a_refit_reads_it_again():
     assert calibrate.fit({"cores": 2}, synthetic(series="reactive"), {"reactive": {}}).facts["speed_us"] is None
 
 
-def test_the_prediction_scales_with_how_far_the_machine_moved_since_the_calibration():
+def test_the_machines_speed_beside_the_calibrations_and_the_errors_scaled_by_it():
     assert advice.speed_factor({"speed_us": 40.0}, [46.0, None, 44.0, 42.0]) == 1.1    # the lower median, over 40
     assert advice.speed_factor({"speed_us": None}, [44.0]) == 1.0                       # calibrated before it
     assert advice.speed_factor({"speed_us": 40.0}, [None]) == 1.0                       # nothing read now
     m, sh = model(), advice.parse_shape("calls=1,delay=20")
-    same, slower = (costmodel.predict(m, sh, 800, 2, s) for s in (1.0, 1.2))
-    for k in ("cpu_ms_per_req", "cores", "machine_cores"):
-        a, b = getattr(same, k), getattr(slower, k)
-        assert (b.value, b.low, b.high) == pytest.approx(tuple(1.2 * v for v in (a.value, a.low, a.high))), k
-    assert same.limits["cores"] > slower.limits["cores"]              # a slower machine fills sooner
-    assert same.limits["worker threads"] == slower.limits["worker threads"]   # Little's law: no CPU in it
+    p = costmodel.predict(m, sh, 800, 2).cpu_ms_per_req.value
+    got = [Trial("worker", sh, 800, 800, 2400, 2400, p * 1.1, 1.0, 25, 30, 100, 40, 0.0, "cpu", 44.0)] * 2
+    swept = [sweep_trial(50, 25), sweep_trial(900, 100), sweep_trial(900, 100)]
+    cpu = advise.verify_rows(m, sh, got, swept, 2, speed=1.1)[0]
+    assert cpu["error"] == -0.091 and cpu["error_at_speed"] == 0.0 and cpu["pass"]   # the target: as calibrated
+    note = advise.speed_note([cpu])
+    assert "read 1.10 to 1.10 times" in note and "1 of 1 CPU points would be within 15%" in note
+    assert advise.speed_note(advise.verify_rows(m, sh, got, swept, 2)) == ""            # no yardstick: nothing said

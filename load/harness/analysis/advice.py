@@ -61,18 +61,18 @@ def other_machine(facts):
 
 
 def speed_factor(facts, speeds):
-    """How much slower the machine is now than through calibration FACTS: the median of SPEEDS (the
-    yardstick's readings now, us) over the calibration's median; 1.0 when either is missing. On
-    2026-11-29 the yardstick rose 21 % in three hours, CPU per request with it (docs/advise.md)."""
+    """How much slower the machine reads now than through calibration FACTS: the median of SPEEDS
+    (the yardstick's readings now, us) over the calibration's median; 1.0 when either is missing.
+    A diagnostic beside the error: scaling by it did not bring predictions closer (docs/advise.md,
+    "The machine's speed")."""
     now = [v for v in speeds or () if v]
     then = facts.get("speed_us")
     return statistics.median_low(now) / then if now and then else 1.0
 
 
-def predictions(cal, shape, rate, series=None, speed=1.0):
-    """Each series' (SERIES: those) Prediction of SHAPE at RATE on a machine SPEED times slower."""
+def predictions(cal, shape, rate, series=None):
     ncores = cal.facts.get("cores") or 1
-    return {x: costmodel.predict(m, shape, rate, ncores, speed) for x, m in cal.series.items()
+    return {x: costmodel.predict(m, shape, rate, ncores) for x, m in cal.series.items()
             if not series or x in series}
 
 

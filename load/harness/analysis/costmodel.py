@@ -314,20 +314,18 @@ def _fig(t, floor=0.0):
     return Figure(*(max(floor, v) for v in t))
 
 
-def predict(m, shape, rate, ncores, speed=1.0):
-    """The Prediction of series model M for SHAPE at RATE req/s on a machine of NCORES, every CPU
-    figure (and the cores' ceiling's demand) times SPEED: its yardstick over the calibration's
-    (advice.speed_factor); u as calibrated."""
+def predict(m, shape, rate, ncores):
+    """The Prediction of series model M for SHAPE at RATE req/s on a machine of NCORES."""
     u = busy_share(m, shape, rate, ncores)
-    cpu = _fig(speed * v for v in m.cpu.at(features(shape, rate, u, m.beta, m.rates, app=True)))
+    cpu = _fig(m.cpu.at(features(shape, rate, u, m.beta, m.rates, app=True)))
     cores = Figure(*(v * rate / 1000 for v in (cpu.value, cpu.low, cpu.high)))
-    mach = _fig(speed * v for v in m.machine.at(features(shape, rate, u, m.beta_machine, m.rates)))
+    mach = _fig(m.machine.at(features(shape, rate, u, m.beta_machine, m.rates)))
     mcores = Figure(*(v * rate / 1000 for v in (mach.value, mach.low, mach.high)))
     lat = latency(m, shape)
     flight = in_flight(rate, lat.value)
     rss = _fig(m.memory.at([1.0, flight]))
     threads = _fig(m.threads.at([1.0, flight]))
-    limits = ceilings(m, shape, lat, ncores, speed)
+    limits = ceilings(m, shape, lat, ncores)
     bound = min(limits, key=lambda k: limits[k].value)
     outside = tuple(f"{k}={shape[k]} (calibrated up to {m.shape_max[k]})" for k in SHAPE_KEYS
                     if shape[k] > m.shape_max[k])
@@ -361,9 +359,8 @@ def cores_ceiling(demand_ms, budget_cores):
     return lo
 
 
-def ceilings(m, shape, lat, ncores, speed=1.0):
-    """{bound: Figure of the highest rate it allows} for SHAPE whose latency is LAT (the cores'
-    with every CPU figure times SPEED)."""
+def ceilings(m, shape, lat, ncores):
+    """{bound: Figure of the highest rate it allows} for SHAPE whose latency is LAT."""
     out = {}
     # cores: as busy as the sweep where its p99 grew by this shape's unloaded p99, at least where it
     # doubled (shapes that wait less were measured to reach it: docs/advise.md); costs at that share
@@ -373,7 +370,7 @@ def ceilings(m, shape, lat, ncores, speed=1.0):
     def demand(r, k):   # a low end under a tenth of the estimate is no figure; the machine's CPU
         v = m.machine.at(features(shape, r, share, m.beta_machine, m.rates))   # holds the app's
         a = m.cpu.at(features(shape, r, share, m.beta, m.rates, app=True))
-        return speed * max(v[k], a[k], 0.1 * v[0])
+        return max(v[k], a[k], 0.1 * v[0])
     out["cores"] = Figure(*(cores_ceiling(lambda r, k=k: demand(r, k), budget) for k in (0, 2, 1)))
     for name, size in m.bounds.items():
         held = held_ms(name, shape, lat.value, m.latency.coef[LAT_TERMS.index("query")])

@@ -19,26 +19,24 @@ class Texts:
     @classmethod
     def of(cls, rows, meta, design=None):
         """ROWS of a run whose machine.json META holds advise's answer; DESIGN: its verdicts'
-        design line, whose `speed_us_median` (the yardstick through the run) scales the
-        prediction to the machine's speed in the run (advice.speed_factor)."""
+        design line, whose `speed_us_median` (the yardstick through the run) sets the machine's
+        speed beside the calibration's (advice.speed_factor), a diagnostic."""
         advised = (meta or {}).get("advise")
         if not advised:
             return cls([], "")
         speed = speed_factor(advised, [(design or {}).get("speed_us_median")])
         rows, failed = side_by_side(advised, rows, speed), bool(advised.get("error"))
-        head = intro(advised, speed) + ([f"CPU per request within {CPU_WITHIN:.0%} of the "
-                                         f"prediction at "
-                                  f"{sum(r['within'] for r in rows)} of {len(rows)} steps."]
-                                 if rows else [])
+        head = intro(advised, speed, rows) + (
+            [f"CPU per request within {CPU_WITHIN:.0%} of the prediction at "
+             f"{sum(r['within'] for r in rows)} of {len(rows)} steps."] if rows else [])
         return cls(md_lines(head, rows, failed),
                    pages.render("advised.html.j2", head=head, rows=rows, failed=failed))
 
 
 def side_by_side(advised, rows, speed=1.0):
     """Per measured workload step at a predicted rate: series, rate, CPU ms/req predicted with its
-    interval (times SPEED) and measured, the error (predicted over measured - 1), within the
-    target, the highest rate predicted and what sets it (as registered: at the calibration's
-    speed)."""
+    interval and measured, the error (predicted over measured - 1), within the target, the error
+    were the prediction scaled by SPEED, the highest rate predicted and what sets it."""
     predicted = {(x, float(r["rate"])): p for r in advised.get("rates", [])
                  for x, p in r["modes"].items()}
     out = []
@@ -47,33 +45,35 @@ def side_by_side(advised, rows, speed=1.0):
         if row["scenario"] != SCENARIO or row["load_kind"] != "rate" or not p:
             continue
         got = row.get("cpu_ms_per_req")
-        cpu, low, high = (speed * p[k] for k in ("cpu_ms_per_req", "cpu_ms_per_req_low",
-                                                  "cpu_ms_per_req_high"))
-        err = cpu / got - 1 if got else None
+        err = p["cpu_ms_per_req"] / got - 1 if got else None
         ceiling = p["max_rate"]
         out.append({"series": row["mode"], "rate": fmt(float(row["load"]), 0),
-                    "predicted": f"{cpu:.3f} [{low:.3f}, {high:.3f}]",
+                    "predicted": f"{p['cpu_ms_per_req']:.3f} [{p['cpu_ms_per_req_low']:.3f}, "
+                                 f"{p['cpu_ms_per_req_high']:.3f}]",
                     "measured": fmt(got, 3), "error": "n/a" if err is None else f"{err:+.0%}",
+                    "at_speed": "n/a" if err is None else f"{(1 + err) * speed - 1:+.0%}",
                     "within": err is not None and abs(err) <= CPU_WITHIN,
                     "ceiling": ("no bound" if ceiling is None else f"{ceiling:,.0f} req/s")
                                + f" ({p['bound']})"})
     return out
 
 
-def intro(advised, speed=1.0):
-    """The lines before the table: which calibration predicted, the machine's speed, how to read
-    it."""
+def intro(advised, speed=1.0, rows=()):
+    """The lines before the table: which calibration predicted, how to read it, and the machine's
+    speed beside the calibration's with the errors ROWS would have scaled by it."""
     if advised.get("error"):
         return [f"advise gave no prediction for this workload: {advised['error']}"]
     out = [f"Before measuring, advise predicted this workload ({advised['workload']}) from the "
            f"calibration of {advised['date']} ({advised['cores']} cores of {advised['cpu']}; "
            f"{advised['calibration']}). Error: predicted over measured, minus one; the model is "
            f"held to CPU per request within {CPU_WITHIN:.0%} (docs/advise.md)."]
-    if speed != 1.0:
+    if speed != 1.0 and rows:
         out.append(f"The machine's yardstick read {speed:.2f} times what it read through the "
                    f"calibration ({speed * advised['speed_us']:.1f} us against "
-                   f"{advised['speed_us']:.1f}, medians); the CPU predicted is scaled by it, as "
-                   "advise --speed does (docs/advise.md).")
+                   f"{advised['speed_us']:.1f}, medians). Scaled by it, the errors would be "
+                   + ", ".join(f"{r['series']} {r['at_speed']}" for r in rows)
+                   + " (not used: it did not bring the checks closer, docs/advise.md, "
+                   "\"The machine's speed\").")
     if advised.get("other_machine"):
         out.append(advised["other_machine"])
     return out

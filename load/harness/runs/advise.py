@@ -56,16 +56,13 @@ def run(args):
         return verify(args, cal, shapes, series or ("virtual", "worker", "reactive"))
     f = cal.facts
     elsewhere = other_machine(f)
-    speed = speed_now(f) if args.speed else 1.0
     answers = {}
     for sh in shapes:
-        preds = predictions(cal, sh, rate, series, speed)
+        preds = predictions(cal, sh, rate, series)
         answers[label(sh)] = preds
         if not args.json:
             print(f"Workload: {label(sh)} at {rate:g} req/s (calibrated on {f.get('cpu')}, "
-                  f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals"
-                  + (f"; the machine {speed:.2f} times as slow as then, every CPU figure scaled"
-                     if speed != 1.0 else "") + ")\n")
+                  f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals)\n")
             print(table(preds) + "\n")
             print(recommend(preds, rate, sh) + "\n")
             if elsewhere:
@@ -73,32 +70,11 @@ def run(args):
     if args.json:
         one = len(answers) == 1
         doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()},
-                     "other_machine": elsewhere or None, "speed": round(speed, 3)}
+                     "other_machine": elsewhere or None}
                for lab, preds in answers.items()}
         json.dump(next(iter(doc.values())) if one else doc, sys.stdout, indent=1)
         print()
     return 0
-
-
-def speed_now(facts, readings=3):
-    """--speed: how much slower the machine is now than through the calibration of FACTS: the
-    yardstick (sampling/yardstick.py, about 5 s with its start) READINGS times (speed_factor)."""
-    from harness.infra.tools import java_home
-    from harness.sampling.yardstick import MEASURE_MS, Yardstick
-    if not facts.get("speed_us"):
-        log("--speed: this calibration has no yardstick reading (calibrations before 2026-11-30 "
-            "read none); the prediction is the calibration's, unscaled")
-        return 1.0
-    yard = Yardstick(os.path.join(java_home(), "bin", "java"))
-    try:
-        now = [yard.unit_us(MEASURE_MS) for _ in range(readings)]
-    finally:
-        yard.stop()
-    factor = speed_factor(facts, now)
-    if any(now):
-        log(f"--speed: the yardstick reads {statistics.median_low([v for v in now if v]):.1f} us "
-            f"now, {facts['speed_us']:.1f} through the calibration: CPU figures x {factor:.2f}")
-    return factor
 
 
 def verify(args, cal, shapes, series):
@@ -178,14 +154,15 @@ def _crossed(bench, series, sh, done):
 
 def verify_rows(m, sh, got, swept, ncores, speed=1.0):
     """The rows of one shape and series: each CPU point's prediction against its measured median,
-    then the ceiling; predicted on a machine SPEED times slower than calibrated (the yardstick
-    read before these trials: advice.speed_factor), each row's `speed` saying by how much."""
+    then the ceiling; SPEED: how much slower the yardstick read before these trials than through
+    the calibration (advice.speed_factor), and a CPU point's error were its prediction scaled by it
+    (`error_at_speed`, a diagnostic: the targets are held on the prediction as calibrated)."""
     rows = []
     for rate in sorted({t.rate for t in got}):
         pts = costmodel.settled([t for t in got if t.rate == rate])   # none with the JIT warming
         measured = statistics.median(t.app_ms for t in pts)
         sent = statistics.median(t.sent_rps for t in pts) or rate
-        p = costmodel.predict(m, sh, sent, ncores, speed)
+        p = costmodel.predict(m, sh, sent, ncores)
         err = p.cpu_ms_per_req.value / measured - 1 if measured else None
         rows.append({
             "workload": label(sh), "series": m.series, "what": "cpu_ms_per_req", "rate": rate,
@@ -193,18 +170,18 @@ def verify_rows(m, sh, got, swept, ncores, speed=1.0):
             "predicted": round(p.cpu_ms_per_req.value, 4), "low": round(p.cpu_ms_per_req.low, 4),
             "high": round(p.cpu_ms_per_req.high, 4), "measured": round(measured, 4),
             "error": None if err is None else round(err, 3),
+            "error_at_speed": None if err is None else round((1 + err) * speed - 1, 3),
             "ok_rate": round(min(t.ok_rate for t in pts), 4), "trials": len(pts),
             "jit_pct": max(t.jit_pct for t in pts),
             "pass": err is not None and abs(err) <= CPU_WITHIN,
             "line": f"CPU at {rate:g}/s {p.cpu_ms_per_req.value:.3f} vs {measured:.3f} ms"})
-    p = costmodel.predict(m, sh, 100.0, ncores, speed)
+    p = costmodel.predict(m, sh, 100.0, ncores)
     measured = costrecords.confirmed_ceiling(swept)
     err = p.max_rate.value / measured - 1 if measured else None
     first = costmodel.sweep_ceiling(swept)   # confirmed or not (the check before 2026-11-28)
     # every loaded step probed crossed: the first crossing is lower still, measured is its bound
     bound_only = measured is not None and measured == min(t.rate for t in swept[1:])
     rows.append({"workload": label(sh), "series": m.series, "what": "max_rate", "rate": None,
-                 "speed": round(speed, 3),
                  "predicted": round(p.max_rate.value), "low": round(p.max_rate.low),
                  "high": round(p.max_rate.high), "bound": p.bound, "measured": measured,
                  "error": None if err is None else round(err, 3),
@@ -226,7 +203,7 @@ def verify_page(rows, cal):
              f"median, the ceiling within {CEILING_WITHIN:.0%} of the first rate where p99 "
              "exceeded twice its unloaded value, and again when measured once more "
              "(`first_crossing` in verify.json: the first crossing alone; docs/advise.md)."
-             + speed_note([r.get("speed", 1.0) for r in rows]), "",
+             + speed_note(rows), "",
              "| workload | series | figure | rate | predicted [95 %] | measured | error | within |",
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -241,11 +218,16 @@ def verify_page(rows, cal):
     return "\n".join(lines) + "\n"
 
 
-def speed_note(factors):
-    """A sentence on how the predictions were scaled to the machine's speed; '' if they were not."""
-    moved = [f for f in factors if f != 1.0]
-    if not moved:
+def speed_note(rows):
+    """A sentence on the machine's speed beside the calibration's and what scaling by it would have
+    done to the CPU points; '' when no yardstick was read then or now."""
+    cpu = [r for r in rows if r.get("speed", 1.0) != 1.0 and r.get("error_at_speed") is not None]
+    if not cpu:
         return ""
-    return (f" The machine's yardstick read {min(moved):.2f} to {max(moved):.2f} times what it "
-            "read through the calibration; every CPU figure predicted is scaled by it "
-            "(docs/advise.md).")
+    factors = [r["speed"] for r in cpu]
+    return (f" The machine's yardstick read {min(factors):.2f} to {max(factors):.2f} times what it "
+            "read through the calibration; with every CPU figure predicted scaled by it, "
+            f"{sum(abs(r['error_at_speed']) <= CPU_WITHIN for r in cpu)} of {len(cpu)} CPU points "
+            f"would be within {CPU_WITHIN:.0%} (`error_at_speed` in verify.json; here "
+            f"{sum(r['pass'] for r in cpu)} as calibrated; docs/advise.md, "
+            "\"The machine's speed\").")
