@@ -14,7 +14,7 @@ RESULTS = os.path.join(ROOT, "docs", "results")
 # every series of the calibration in use (verify-2026-11-29b and c) and the second calibration of that machine; 5.1 MB
 # since the first workload run measured with advise's prediction beside it (workload-2026-11-29) and CI's phase
 # readings; 5.35 MB since the workload runs measured with CPU per request net of the JIT (workload-2026-11-29b to d);
-# 5.75 MB since the calibration with the machine's speed and its checks (calibrate-2026-11-29c, workload-2026-11-29e to g)
+# 5.75 MB since the calibration with the machine's speed and its checks (calibrate-2026-11-29c, workload-2026-11-29e-g)
 TOTAL, PER_FILE, PAGES_LIMIT = 5_750_000, 500_000, 400_000
 PAGES = ("summary.json", "summary.md", "report.html")
 RAW = (".tar.xz", ".tar.gz", ".tgz", ".zip", ".jsonl", ".log", ".bin", ".collapsed", ".collapsed.gz", ".jfr")
