@@ -70,6 +70,11 @@ def speed_factor(facts, speeds):
     return statistics.median_low(now) / then if now and then else 1.0
 
 
+def error_at_speed(err, speed):
+    """ERR (predicted over measured - 1) were the prediction scaled by SPEED (speed_factor)."""
+    return (1 + err) * speed - 1
+
+
 def predictions(cal, shape, rate, series=None):
     ncores = cal.facts.get("cores") or 1
     return {x: costmodel.predict(m, shape, rate, ncores) for x, m in cal.series.items()

@@ -42,8 +42,7 @@ def slope(records):
 
 def reading(records):
     """For the report's design line: {"speed_us": [min, max] or None, "speed_us_median": the lower
-    median or None (advise's prediction is scaled by it: advice.speed_factor), "speed_slope":
-    slope()}."""
+    median or None (set beside a calibration's: advice.speed_factor), "speed_slope": slope()}."""
     xs = [r["speed_us"] for r in records if _usable(r)]
     return {"speed_us": [min(xs), max(xs)] if xs else None,
             "speed_us_median": statistics.median_low(xs) if xs else None,

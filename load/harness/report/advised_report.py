@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from harness.analysis.advice import CPU_WITHIN, SCENARIO, speed_factor
+from harness.analysis.advice import CPU_WITHIN, SCENARIO, error_at_speed, speed_factor
 from harness.analysis.steps import fmt
 from harness.report import pages
 
@@ -51,7 +51,7 @@ def side_by_side(advised, rows, speed=1.0):
                     "predicted": f"{p['cpu_ms_per_req']:.3f} [{p['cpu_ms_per_req_low']:.3f}, "
                                  f"{p['cpu_ms_per_req_high']:.3f}]",
                     "measured": fmt(got, 3), "error": "n/a" if err is None else f"{err:+.0%}",
-                    "at_speed": "n/a" if err is None else f"{(1 + err) * speed - 1:+.0%}",
+                    "at_speed": "n/a" if err is None else f"{error_at_speed(err, speed):+.0%}",
                     "within": err is not None and abs(err) <= CPU_WITHIN,
                     "ceiling": ("no bound" if ceiling is None else f"{ceiling:,.0f} req/s")
                                + f" ({p['bound']})"})
