@@ -102,7 +102,9 @@ def chaos_parser():
     from harness.runs.chaos.params import DEFAULTS, QUICK
     p = Parser("chaos", "The fault checks: overload and recovery, SIGTERM under load, checkout "
                "through delay-service and database outages, hostile clients (docs/faults.md); a "
-               "private database, delay service and app.")
+               "private database, delay service and app. The recovery and SIGTERM limits stretch "
+               "by how much slower the machine's yardstick reads than where they were set "
+               "(params.json: speed_us, limits_stretched_by).")
     p.add_argument("--quick", action="store_true", help="shorter checks (about 2 minutes)")
     p.add_argument("--checks", "--check", dest="checks",
                    default="hostile,overload,sigterm,checkout",

@@ -7,6 +7,8 @@ import time
 import pytest
 
 from harness.runs.chaos import chaos, hostile
+from harness.runs.chaos.params import SHUTDOWN_S, stretch_limits
+from harness.sampling.yardstick import REFERENCE_US, stretch
 
 
 def test_targets_tag_every_request_and_round_robin_the_modes(tmp_path):
@@ -182,3 +184,16 @@ def test_hostile_idle_and_cpu_flood_checks_judge_what_a_server_answers(http_serv
     routes["/worker/io"] = (503, "busy")
     assert not hostile.check_cpu_flood(base, tmp_path, 0.2)          # one mode not answering 200 fails it
     assert not hostile.check_admission(base, host, int(port), tmp_path)   # no admission_limit in /q/metrics
+
+
+def test_timed_limits_stretch_on_a_machine_slower_than_where_they_were_set():
+    """A machine whose yardstick reads three times the reference's gets three times the recovery limit and three
+    times SIGTERM's part past the app's shutdown timeout; a faster one, or one without a reading, keeps them."""
+    assert stretch(REFERENCE_US * 3) == 3.0
+    assert stretch(REFERENCE_US / 2) == stretch(None) == 1.0
+    p = stretch_limits({"RECOVERY_LIMIT": 10, "RECOVERY_GIVE_UP": 40, "SIGTERM_LIMIT": SHUTDOWN_S + 2}, 3.0)
+    assert p == {"RECOVERY_LIMIT": 30.0, "RECOVERY_GIVE_UP": 40.0, "SIGTERM_LIMIT": SHUTDOWN_S + 6.0}
+    assert stretch_limits({"RECOVERY_LIMIT": 10, "RECOVERY_GIVE_UP": 40, "SIGTERM_LIMIT": 12}, 1.0) == \
+        {"RECOVERY_LIMIT": 10, "RECOVERY_GIVE_UP": 40, "SIGTERM_LIMIT": 12}
+    assert stretch_limits({"RECOVERY_LIMIT": 40, "RECOVERY_GIVE_UP": 40, "SIGTERM_LIMIT": 5}, 2.0) == \
+        {"RECOVERY_LIMIT": 80, "RECOVERY_GIVE_UP": 90, "SIGTERM_LIMIT": 5}

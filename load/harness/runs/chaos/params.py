@@ -14,6 +14,9 @@ DEFAULTS = {"RATE_WORKER": 4000, "RATE_VIRTUAL": 10000, "RATE_REACTIVE": 16000,
             "SIGTERM_RATE": 1000, "SIGTERM_AFTER": 3, "SIGTERM_LIMIT": 12, "CHECKOUT_RATE": 100,
             "CHECKOUT_TIMEOUT": "60s", "OUTAGE": 3, "DB_DOWN_LIMIT": 5, "WARMUP_RATE": 300}
 TEXT = {"OVERLOAD_TIMEOUT", "CHECKOUT_TIMEOUT"}
+# the app's quarkus.shutdown.timeout (application.properties), the longest SIGTERM's exit waits:
+# only the SIGTERM limit's part past it is the machine's (stretched on a slow one: stretch_limits)
+SHUTDOWN_S = 10
 # params.json's names of the settings that are not their lower-case name (a unit added)
 PARAM_NAMES = {k: k.lower() + "_s" for k in (
     "DURATION", "RECOVERY_LIMIT", "SIGTERM_AFTER", "SIGTERM_LIMIT", "CHECKOUT_LEAD", "CHECKOUT_GAP",
@@ -44,6 +47,17 @@ def settings(args):
             raise Fatal(f"unknown mode '{m}' (one of: {' '.join(modes)})")
     if p["CHECKOUT_TAIL"] < 1 or p["CHECKOUT_RATE"] < 1:
         raise Fatal("CHECKOUT_TAIL and CHECKOUT_RATE must be at least 1")
+    return p
+
+
+def stretch_limits(p, factor):
+    """P's timed limits on a machine FACTOR times slower than the one they were set on (yardstick.
+    stretch): the overload round's recovery (a backlog drained) wholly, SIGTERM's past SHUTDOWN_S;
+    the probes give up no sooner than 10 s past the recovery limit. P is changed in place."""
+    p["RECOVERY_LIMIT"] = round(p["RECOVERY_LIMIT"] * factor, 1)
+    p["RECOVERY_GIVE_UP"] = max(p["RECOVERY_GIVE_UP"], p["RECOVERY_LIMIT"] + 10)
+    past = max(0, p["SIGTERM_LIMIT"] - SHUTDOWN_S)
+    p["SIGTERM_LIMIT"] = round(p["SIGTERM_LIMIT"] - past + past * factor, 1)
     return p
 
 

@@ -23,7 +23,9 @@ from harness.infra.settings import ENV
 from harness.infra.tools import LOAD_DIR, bash_env, ensure_jar, newer_than
 from harness.runs import system
 from harness.runs.chaos import chaos
+from harness.runs.chaos import params as chaos_params
 from harness.runs.chaos.params import PARAM_NAMES, books_line, figure_line, settings, sleep_until
+from harness.sampling.yardstick import REFERENCE_US, read, stretch
 
 
 class Chaos:
@@ -121,10 +123,16 @@ class Chaos:
         while len({self.app_port, self.delay_port, self.db_port}) < 3:
             self.db_port = procs.free_port()
         self.url = f"http://127.0.0.1:{self.app_port}"
+        # the machine's speed before anything is started: the timed limits stretch on a slow day
+        speed_us = read(self.java)
+        chaos_params.stretch_limits(p, factor := stretch(speed_us))
+        log(f"the machine's yardstick: {speed_us} us a unit ({REFERENCE_US} where the limits were "
+            f"set): recovery limit {p['RECOVERY_LIMIT']} s, SIGTERM's {p['SIGTERM_LIMIT']} s")
         r = subprocess.run([self.java, "-version"], capture_output=True, text=True)
         params = {"started": self.stamp, "quick": int(a.quick), "checks": a.checks,
                   "modes": a.modes, **{PARAM_NAMES.get(k, k.lower()): v for k, v in p.items()},
-                  "runid": self.runid, "cores": os.cpu_count() or 0,
+                  "speed_us": speed_us, "speed_reference_us": REFERENCE_US,
+                  "limits_stretched_by": factor, "runid": self.runid, "cores": os.cpu_count() or 0,
                   "java": (r.stderr.splitlines() or [""])[0].replace('"', ""),
                   "vegeta": ENV.vegeta_version}
         with open(self.path("params.json"), "w") as f:
