@@ -65,14 +65,32 @@ class EqualWorkTest {
             "workload?delay=0&queries=3&insert=1"})
     void everyModeSendsTheSameStatements(String scenario) throws SQLException, InterruptedException {
         long order = checkout(Mode.VIRTUAL);
+        Consumer<Mode> request = switch (scenario) {
+            case "orders" -> m -> checkout(m);
+            case "orders/{id}" -> m -> given().when().get("/{mode}/orders/{id}", m.path(), order).then().statusCode(200);
+            default -> m -> given().when().get("/" + m.path() + "/" + scenario).then().statusCode(200);
+        };
+        // a pooled connection the warm-up did not reach prepares the statement once when first used (once seen on
+        // 2026-12-01, after DisconnectTest had opened all 20): once per connection, not per request, so a round that
+        // differs is measured once more, with every connection it used prepared; a per-request difference stays
+        Map<Mode, Map<String, Long>> seen = statements(request, 3);
+        if (!seen.values().stream().allMatch(seen.get(Mode.REACTIVE)::equals)) {
+            System.out.printf("%s: measured again after %s%n", scenario, seen);
+            seen = statements(request, 0);
+        }
+        System.out.printf("%s: statements seen by MariaDB for %d requests: %s%n", scenario, N, seen);
+        assertThat("nothing counted for " + scenario, seen.get(Mode.REACTIVE).getOrDefault("Questions", 0L) >= N, equalTo(true));
+        for (Mode mode : Mode.values()) {
+            assertThat(scenario + ": " + mode + " vs reactive", seen.get(mode), equalTo(seen.get(Mode.REACTIVE)));
+        }
+    }
+
+    /** MariaDB's statement counters for N requests of each mode, each after WARMUP requests of its own. */
+    private Map<Mode, Map<String, Long>> statements(Consumer<Mode> request, int warmup) throws SQLException,
+            InterruptedException {
         Map<Mode, Map<String, Long>> seen = new EnumMap<>(Mode.class);
         for (Mode mode : Mode.values()) {
-            Consumer<Mode> request = switch (scenario) {
-                case "orders" -> m -> checkout(m);
-                case "orders/{id}" -> m -> given().when().get("/{mode}/orders/{id}", m.path(), order).then().statusCode(200);
-                default -> m -> given().when().get("/" + m.path() + "/" + scenario).then().statusCode(200);
-            };
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < warmup; i++) {
                 request.accept(mode); // warm-up: pooled connections open, statement caches filled
             }
             Map<String, Long> before = quiet();
@@ -81,11 +99,7 @@ class EqualWorkTest {
             }
             seen.put(mode, minus(status(), before, idleRead()));
         }
-        System.out.printf("%s: statements seen by MariaDB for %d requests: %s%n", scenario, N, seen);
-        assertThat("nothing counted for " + scenario, seen.get(Mode.REACTIVE).getOrDefault("Questions", 0L) >= N, equalTo(true));
-        for (Mode mode : Mode.values()) {
-            assertThat(scenario + ": " + mode + " vs reactive", seen.get(mode), equalTo(seen.get(Mode.REACTIVE)));
-        }
+        return seen;
     }
 
     /** The floor series (docs/floor.md) serves io and fanout: it must make the same calls as the modes. */

@@ -12,7 +12,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
-import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.vtvr.api.DelayReply;
 import org.vtvr.config.BenchConfig;
 import org.vtvr.error.ProblemException;
@@ -29,7 +28,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The one place the scenarios call the delay service through: the blocking client chosen by
- * {@code bench.blocking-client} and the {@code Uni} side of {@link DelayClient}, timed as
+ * {@code bench.blocking-client} and the {@code Uni} side of {@link DelayClient} (through {@link PooledCalls}), timed as
  * {@code delay_client_calls_seconds{client, api, outcome}} and with every failure turned into a problem: 502
  * unreachable, 503 overloaded, 504 too slow.
  * <p>
@@ -46,8 +45,7 @@ public class DelayGateway {
     DeadlineTimers timers;
 
     @Inject
-    @RestClient
-    DelayClient client;
+    PooledCalls calls;
 
     // both are lazy client proxies: only the chosen one ever builds its connection pool
     @Inject
@@ -130,7 +128,7 @@ public class DelayGateway {
                 return Uni.createFrom().failure(timedOut(null));
             }
             Timer.Sample sample = Timer.start(registry);
-            return client.callAsync(ms)
+            return calls.call(ms)
                     .ifNoItem().after(left).on(timers.executor()).failWith(() -> timedOut(null))
                     .map(DelayReply::delay)
                     .onFailure().transform(DelayGateway::classify)
