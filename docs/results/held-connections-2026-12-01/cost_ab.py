@@ -1,6 +1,13 @@
-"""CPU per request of the app, jar before (base) and after (new) PooledCalls, alternated: io with 4 calls of 1 ms."""
-import os, subprocess, sys, time, json, urllib.request
+"""CPU per request of the app, jar before (base) and after (new) PooledCalls, alternated: io with 4 calls of 1 ms.
+As run on 2026-12-01 (README.md here): the jars in /tmp/app-base and /tmp/app-new, MariaDB from load/db.sh start."""
+import json
+import os
+import subprocess
+import time
+import urllib.request
+
 import psutil
+
 VEG = os.path.expanduser("~/.cache/vt-vs-reactive/bin/vegeta")
 JAVA = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java"
 PORT, RATE, SECS = 8090, 600, 20
@@ -18,7 +25,8 @@ for rep in range(3):
                                stderr=subprocess.STDOUT)
         for _ in range(120):
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{PORT}/q/health/ready", timeout=1); break
+                urllib.request.urlopen(f"http://127.0.0.1:{PORT}/q/health/ready", timeout=1)
+                break
             except Exception:
                 time.sleep(0.5)
         proc = psutil.Process(app.pid)
@@ -31,6 +39,8 @@ for rep in range(3):
             row = {"rep": rep, "jar": jar, "mode": mode, "requests": r["requests"], "success": r["success"],
                    "cpu_ms_per_req": round((c1 - c0) * 1000 / r["requests"], 4),
                    "p50_ms": round(r["latencies"]["50th"] / 1e6, 2)}
-            out.append(row); print(json.dumps(row), flush=True)
-        app.terminate(); app.wait(30)
+            out.append(row)
+            print(json.dumps(row), flush=True)
+        app.terminate()
+        app.wait(30)
 json.dump(out, open("/tmp/cost-ab.json", "w"))
