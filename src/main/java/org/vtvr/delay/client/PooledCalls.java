@@ -94,7 +94,7 @@ public class PooledCalls {
             }
             Waiting next = queue.poll();
             if (next == null || !next.start()) {
-                ended();
+                started.decrementAndGet();   // its turn passes on in this loop (no recursion through ended())
             }
         }
     }
