@@ -28,8 +28,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The one place the scenarios call the delay service through: the blocking client chosen by
- * {@code bench.blocking-client} and the {@code Uni} side of {@link DelayClient} (through {@link PooledCalls}), timed as
- * {@code delay_client_calls_seconds{client, api, outcome}} and with every failure turned into a problem: 502
+ * {@code bench.blocking-client} and the {@code Uni} side of {@link DelayClient} (through {@link PooledCalls}),
+ * timed as {@code delay_client_calls_seconds{client, api, outcome}} and with every failure turned into a problem: 502
  * unreachable, 503 overloaded, 504 too slow.
  * <p>
  * Quarkus' own REST-client metrics are off (application.properties): their response filter runs on the worker pool,
