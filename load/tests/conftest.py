@@ -83,11 +83,17 @@ def slow_tools(tmp_path_factory):
     with open(tmp_path_factory.getbasetemp().parent / "slow-tools.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         tools.ensure_jar()
-        tools.vtnative_jar()
-        threadfacts.jmh_jar()
-        tools.bash_env("ensure_vegeta && ensure_hey", "VEGETA", "HEY")
-        tools.hyperfoil_command(os.path.join(tools.java_home(), "bin", "java"))
-        profiler.library()
+        build_slow_tools()
+
+
+def build_slow_tools():
+    """The slow tests' tools but the app's jar: .ci/run builds them beside `mvnw verify` (which builds the jar),
+    `cd load/tests && python -c 'import conftest; conftest.build_slow_tools()'`, so that no slow test waits on them."""
+    tools.vtnative_jar()
+    threadfacts.jmh_jar()
+    tools.bash_env("ensure_vegeta && ensure_hey", "VEGETA", "HEY")
+    tools.hyperfoil_command(os.path.join(tools.java_home(), "bin", "java"))
+    profiler.library()
 
 
 class Launcher:
