@@ -7,6 +7,9 @@ check (advise --verify) measured against that calibration (docs/advise.md, "The 
          per-second term neither): a request's CPU keeps falling past the calibrated rates, as the checks' sweeps
          measured (0.49 ms at 440 req/s to 0.18 at 5,500, virtual, verify-2026-11-29)
   free   busy, the rate not held to the calibrated rates (the per-second term falls on past them)
+  flight the operations' costs x (1 + beta / (1 + requests in flight)), in flight = rate x the shape's waits: more
+         requests waiting, more events per wake-up (the checks' shapes wait longer than the calibration's)
+  both   busy, its idle surcharge x (1 + requests in flight) ^ -0.2
 
 Run from the repository's root: load/.venv/bin/python docs/results/model-rate-2026-12-07/rate.py > rate.txt"""
 import json
@@ -24,6 +27,7 @@ PAIRS = {
     "docs/results/calibrate-2026-12-01/calibration.json": ("docs/results/verify-2026-12-01/verify.json",),
 }
 NCORES = 2
+FORMS = sys.argv[1:] or ("busy", "power", "free", "flight", "both")
 KS = tuple(k / 40 for k in range(41))   # 0 to 1
 BUSY = cm.features, cm.BETAS
 
@@ -39,8 +43,30 @@ def free_features(shape, rate, u, beta, rates=None, app=False):
     return BUSY[0](shape, rate, u, beta, None, app)
 
 
+def in_flight(shape, rate):
+    return rate * (cm.waited_ms(shape) + 5) / 1000
+
+
+def flight_features(shape, rate, u, beta, rates=None, app=False):
+    *parts, mdiv = cm.work(shape)
+    scale = 1 + beta / (1 + in_flight(shape, rate))
+    held = min(max(rate, rates[0]), rates[1]) if rates else rate
+    waits = [cm.waited_ms(shape) / 1000] if app else []
+    return [p * scale for p in parts] + [mdiv, 1000 / max(held, 1e-3)] + waits
+
+
+def both_features(shape, rate, u, beta, rates=None, app=False):
+    f = BUSY[0](shape, rate, u, beta, rates, app)
+    n = len(cm.PARTS)
+    busy = 1 + beta * (1 - min(max(u, 0.0), 1.0))
+    flight = (1 + in_flight(shape, rate)) ** -0.2
+    return [x / busy * (1 + beta * (1 - min(max(u, 0.0), 1.0)) * flight) for x in f[:n]] + f[n:]
+
+
 def use(form):
-    cm.features, cm.BETAS = {"busy": BUSY, "power": (power_features, KS), "free": (free_features, BUSY[1])}[form]
+    cm.features, cm.BETAS = {"busy": BUSY, "power": (power_features, KS), "free": (free_features, BUSY[1]),
+                             "flight": (flight_features, BUSY[1] + tuple(range(11, 61))),
+                             "both": (both_features, BUSY[1])}[form]
 
 
 def shape_of(label):
@@ -56,7 +82,7 @@ def main():
     for cal_path, checks in PAIRS.items():
         raw = Calibration.read(cal_path, models=False)
         bounds = {x: m["bounds"] for x, m in Calibration.raw(cal_path)["series"].items()}
-        for form in ("busy", "power", "free"):
+        for form in FORMS:
             use(form)
             cal = calibrate.fit(raw.facts, raw.trials, bounds)
             ks = ", ".join(f"{x} {m.beta:g}/{m.beta_machine:g}" for x, m in cal.series.items())
