@@ -10,6 +10,7 @@ from test_stats import SERIES, simulate, tol
 
 from harness.analysis import stats, trials
 from harness.analysis.targets import AA_PAIRS, for_series
+from harness.runs import trial_plan
 
 STEPS = (("io", 500.0), ("io", 2500.0), ("fanout", 150.0))
 
@@ -293,3 +294,16 @@ def test_a_single_look_waits_for_the_end_of_the_budget():
     assert trials.moved_look([8], 8, budget_left=False) == [8]
     # a plan of several looks keeps them (its error rate is spent along them)
     assert trials.moved_look([8, 9, 10], 10, budget_left=True) == [8, 9, 10]
+
+
+def test_what_a_run_can_resolve_is_said_from_this_machines_noise_before_it_starts():
+    """The noise behind the dry run's sentence reproduces docs/statistics.md's table (one run of 3 invocations at
+    3.2 blocks each: +-14.4 % at io, +-34.5 % at fanout); more blocks resolve more; one invocation resolves nothing."""
+    assert trials.half_width(trials.NOISE["io"], 3, 3 * 3.2) == pytest.approx(0.144, abs=0.002)
+    assert trials.half_width(trials.NOISE["fanout"], 3, 3 * 3.2) == pytest.approx(0.345, abs=0.002)
+    plan = trials.Plan(("virtual", "reactive"), (("io", 2500.0),), 1)
+    eight, eighteen = trials.expected_widths(plan, 8), trials.expected_widths(plan, 18)
+    assert 0 < eighteen["io"] < eight["io"] < eight["fanout"] < 1
+    assert trials.expected_widths(plan, 2)["io"] == math.inf
+    assert "+-11 % at io's and +-25 % at fanout's" in trial_plan.resolves(plan, 8)
+    assert "resolve no difference" in trial_plan.resolves(plan, 2)

@@ -121,6 +121,8 @@ def planned_looks(s, tp, tools, left_s):
         + (f"about {n_max} blocks" if n_max >= QUICK_BLOCKS or not s.quick
            else f"{QUICK_BLOCKS} blocks, past it")
         + f", looks at {plan_looks or 'none'}")
+    if not tp.pairs:
+        log(resolves(tp, max(plan_looks or [n_max])))
     return plan_looks
 
 
@@ -137,4 +139,19 @@ def dry_run(s):
           f"{n} blocks (about {trials.duration_s(tp, n, tm):.0f} s); looks at "
           f"""{trials.looks(trials.MIN_BLOCKS, n)
                or f'the end only (fewer than {trials.MIN_BLOCKS} blocks)'}""")
+    if not tp.pairs:
+        print(resolves(tp, n))
     return 0
+
+
+def resolves(tp, blocks):
+    """What BLOCKS blocks of an interleaved TP can resolve, in one sentence (trials.expected_widths; a duet's
+    noise differs from run to run too much for a figure: docs/statistics.md)."""
+    widths = trials.expected_widths(tp, blocks)
+    n_inv = trials.invocation(tp, blocks - 1) + 1 if blocks else 0
+    if not all(w < 10 for w in widths.values()):
+        return (f"{blocks} blocks over {n_inv} app invocation(s) resolve no difference in CPU per request "
+                "(an interval needs two invocations): a longer --budget does")
+    said = " and ".join(f"+-{100 * w:.0f} % at {k}'s" for k, w in widths.items())
+    return (f"{blocks} blocks over {n_inv} app invocations: a ratio of CPU per request resolves to about {said} "
+            "noise on this project's machine (docs/statistics.md); a smaller difference reads INCONCLUSIVE")
