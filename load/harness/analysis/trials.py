@@ -269,16 +269,17 @@ def half_width(comp, n_inv, n_blocks=math.inf, level=1 - ALPHA):
                     * math.sqrt(comp.between / n_inv + comp.within / n_blocks)) - 1
 
 
-# the noise of one series' CPU per request against another's in the interleaved design on this project's machine,
-# as Components (standard deviations squared), pooled over four default runs on 2026-11-27 (docs/statistics.md
-# "What one run can resolve"): the quietest and noisiest Quarkus pair, virtual / reactive at io 2,500 and fanout 150
+# the noise of one series' CPU per request against another's in the interleaved design on this
+# project's machine, as Components (standard deviations squared), pooled over four default runs
+# on 2026-11-27 (docs/statistics.md "What one run can resolve"): the quietest and the noisiest
+# Quarkus pair, virtual / reactive at io 2,500 and at fanout 150
 NOISE = {"io": Components(0.021 ** 2, 0.090 ** 2, 13, 42),
          "fanout": Components(0.079 ** 2, 0.160 ** 2, 13, 42)}
 
 
 def expected_widths(plan, blocks):
-    """{scenario: the half-width half_width() gives BLOCKS blocks of PLAN at NOISE}: what a ratio of CPU per
-    request can resolve, said before an interleaved run starts."""
+    """{scenario: the half-width half_width() gives BLOCKS blocks of PLAN at NOISE}: what a ratio
+    of CPU per request can resolve, said before an interleaved run starts."""
     n_inv = invocation(plan, blocks - 1) + 1 if blocks else 0
     return {k: half_width(c, n_inv, blocks) for k, c in NOISE.items()}
 

@@ -145,13 +145,14 @@ def dry_run(s):
 
 
 def resolves(tp, blocks):
-    """What BLOCKS blocks of an interleaved TP can resolve, in one sentence (trials.expected_widths; a duet's
-    noise differs from run to run too much for a figure: docs/statistics.md)."""
+    """What BLOCKS blocks of an interleaved TP can resolve, in one sentence (trials.expected_widths;
+    a duet's noise differed from run to run too much for a figure: docs/statistics.md)."""
     widths = trials.expected_widths(tp, blocks)
     n_inv = trials.invocation(tp, blocks - 1) + 1 if blocks else 0
     if not all(w < 10 for w in widths.values()):
-        return (f"{blocks} blocks over {n_inv} app invocation(s) resolve no difference in CPU per request "
-                "(an interval needs two invocations): a longer --budget does")
+        return (f"{blocks} blocks over {n_inv} app invocation(s) resolve no difference in CPU "
+                "per request (an interval needs two invocations): a longer --budget does")
     said = " and ".join(f"+-{100 * w:.0f} % at {k}'s" for k, w in widths.items())
-    return (f"{blocks} blocks over {n_inv} app invocations: a ratio of CPU per request resolves to about {said} "
-            "noise on this project's machine (docs/statistics.md); a smaller difference reads INCONCLUSIVE")
+    return (f"{blocks} blocks over {n_inv} app invocations: a ratio of CPU per request resolves "
+            f"to about {said} noise on this project's machine (docs/statistics.md); a smaller "
+            "difference reads INCONCLUSIVE")
