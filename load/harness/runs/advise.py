@@ -64,8 +64,8 @@ def run(args):
         if not args.json:
             print(f"Workload: {label(sh)} at {rate:g} req/s (calibrated on {f.get('cpu')}, "
                   f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals)\n")
+            print(recommend(preds, rate, sh) + "\n")   # the answer first, then its figures
             print(table(preds) + "\n")
-            print(recommend(preds, rate, sh) + "\n")
             if elsewhere:
                 print(elsewhere + "\n")
     if args.json:
