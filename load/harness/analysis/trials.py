@@ -277,11 +277,15 @@ NOISE = {"io": Components(0.021 ** 2, 0.090 ** 2, 13, 42),
          "fanout": Components(0.079 ** 2, 0.160 ** 2, 13, 42)}
 
 
+def invocations(plan, blocks):
+    """How many app invocations each series has in the first BLOCKS blocks of PLAN."""
+    return invocation(plan, blocks - 1) + 1 if blocks else 0
+
+
 def expected_widths(plan, blocks):
     """{scenario: the half-width half_width() gives BLOCKS blocks of PLAN at NOISE}: what a ratio
     of CPU per request can resolve, said before an interleaved run starts."""
-    n_inv = invocation(plan, blocks - 1) + 1 if blocks else 0
-    return {k: half_width(c, n_inv, blocks) for k, c in NOISE.items()}
+    return {k: half_width(c, invocations(plan, blocks), blocks) for k, c in NOISE.items()}
 
 
 def best_blocks_per_invocation(comp, invocation_s, block_s, most=8, left_s=None, done=(0, 0)):

@@ -2,6 +2,8 @@
 steps, trials.Plan, time model and the --dry-run printing them (the runner: interleave.py)."""
 from __future__ import annotations
 
+import math
+
 from harness.analysis import steps, trials
 from harness.analysis.targets import AA_PAIRS, pairs_of
 from harness.drivers import RATE_TOOLS, unit
@@ -148,8 +150,8 @@ def resolves(tp, blocks):
     """What BLOCKS blocks of an interleaved TP can resolve, in one sentence (trials.expected_widths;
     a duet's noise differed from run to run too much for a figure: docs/statistics.md)."""
     widths = trials.expected_widths(tp, blocks)
-    n_inv = trials.invocation(tp, blocks - 1) + 1 if blocks else 0
-    if not all(w < 10 for w in widths.values()):
+    n_inv = trials.invocations(tp, blocks)
+    if not all(math.isfinite(w) for w in widths.values()):
         return (f"{blocks} blocks over {n_inv} app invocation(s) resolve no difference in CPU "
                 "per request (an interval needs two invocations): a longer --budget does")
     said = " and ".join(f"+-{100 * w:.0f} % at {k}'s" for k, w in widths.items())
