@@ -5,6 +5,7 @@ import math
 import os
 import random
 import subprocess
+import sys
 
 import pytest
 
@@ -88,6 +89,16 @@ def test_a_known_linear_cost_is_recovered_within_its_interval():
         est, lo, hi = terms[name]
         assert lo <= true <= hi, (name, true, est, lo, hi)
         assert hi - lo < max(abs(true), 0.05)
+
+
+def test_the_t_quantile_is_scipys_without_importing_scipy():
+    from scipy.special import stdtrit
+    for p, within in ((0.9, 1e-4), (0.975, 1e-4), (0.995, 1e-4), (0.9995, 1e-3)):
+        worst = max(abs(costrecords.t_quantile(d, p) / stdtrit(d, p) - 1) for d in range(1, 3000))
+        assert worst < within, (p, worst)
+    probe = "import sys, harness.runs.advise; print('scipy' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True).stdout.strip() == "False"   # advise answers without it
 
 
 def test_the_prediction_of_an_unseen_shape_is_within_its_interval():

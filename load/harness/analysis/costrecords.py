@@ -4,9 +4,27 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
+from statistics import NormalDist
 
 import numpy as np
-from scipy.special import stdtrit  # t quantiles; scipy.stats takes 0.7 s to import
+
+
+def t_quantile(dof, p):
+    """Student's t quantile at P: exact at 1 and 2 degrees of freedom, the Cornish-Fisher expansion
+    (Abramowitz and Stegun 26.7.5) from 8 on (within 1e-4 of scipy's up to p = 0.995), scipy's in
+    between: importing scipy.special took 0.3 s, half of what advise took (docs/advise.md)."""
+    if dof == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if dof == 2:
+        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    if dof < 8:
+        from scipy.special import stdtrit
+        return float(stdtrit(dof, p))
+    z = NormalDist().inv_cdf(p)
+    g = ((z ** 3 + z) / 4, (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96,
+         (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384,
+         (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160)
+    return z + sum(gi / dof ** (i + 1) for i, gi in enumerate(g))
 
 
 @dataclass(frozen=True)
@@ -41,7 +59,7 @@ class Fit:
         """(estimate, low, high) of the fitted mean at inputs X."""
         x = np.asarray(x, float)
         est = float(x @ np.asarray(self.coef))
-        half = (stdtrit(self.dof, 0.5 + level / 2)
+        half = (t_quantile(self.dof, 0.5 + level / 2)
                 * math.sqrt(max(0.0, x @ np.asarray(self.cov) @ x)))
         return est, est - half, est + half
 
