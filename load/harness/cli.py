@@ -183,7 +183,7 @@ def advise_parser():
                    "insert=0|1,delay=MS (repeat it to ask several)")
     p.add_argument("--rate", help="requests per second")
     p.add_argument("--calibration", help="a calibration.json [load/results/calibration.json, "
-                   "else the committed docs/results/calibrate-2026-11-29/calibration.json]")
+                   "else the committed docs/results/calibrate-2026-12-07/calibration.json]")
     p.add_argument("--modes", help="comma-separated series "
                    "[every calibrated one; --verify: virtual,worker,reactive]")
     p.add_argument("--json", action="store_true", help="the answer as JSON")

@@ -2,16 +2,19 @@
 the one of 2026-11-29 15:02 on the same machine: per series and shape, the median over the matched points (same
 shape, same rate, every repetition) of the CPU per request measured now over then, each trial's JIT compiler CPU
 taken out as the fit takes it out, beside the ratio of the two calibrations' yardstick medians.
-Run: python3 drift.py > drift.txt"""
+Run: python3 drift.py > drift.txt; any other two: python3 drift.py THEN/calibration.json NOW/calibration.json"""
 import json
 import math
 import os
 import statistics
+import sys
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 THEN = os.path.join(HERE, "..", "calibrate-2026-11-29c", "calibration.json")
 NOW = os.path.join(HERE, "calibration.json")
+if len(sys.argv) == 3:
+    THEN, NOW = sys.argv[1:]
 
 
 def points(path):

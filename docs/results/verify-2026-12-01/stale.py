@@ -2,7 +2,8 @@
 faster day on the same machine (2026-11-29 15:02, calibrate-2026-11-29c): that calibration's CPU per request as
 advise gives it, and scaled by the ratio of the yardsticks (the verify run's trials over that calibration's), beside
 today's calibration's own prediction. Run with the harness's venv, from the repository:
-load/.venv/bin/python docs/results/verify-2026-12-01/stale.py > docs/results/verify-2026-12-01/stale.txt"""
+load/.venv/bin/python docs/results/verify-2026-12-01/stale.py > docs/results/verify-2026-12-01/stale.txt;
+another check against another calibration: stale.py OLD/calibration.json CHECK/verify.json"""
 import json
 import os
 import statistics
@@ -13,15 +14,18 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "load"))
 from harness.analysis import costmodel  # noqa: E402
 from harness.analysis.advice import parse_shape, predictions  # noqa: E402
 
-old = costmodel.Calibration.read(os.path.join(HERE, "..", "calibrate-2026-11-29c", "calibration.json"))
-ver = json.load(open(os.path.join(HERE, "verify.json")))
+OLD, CHECK = sys.argv[1:3] if len(sys.argv) == 3 else (
+    os.path.join(HERE, "..", "calibrate-2026-11-29c", "calibration.json"), os.path.join(HERE, "verify.json"))
+old = costmodel.Calibration.read(OLD)
+then = old.facts["date"][:10]
+ver = json.load(open(CHECK))
 trials = [dict(zip(ver["trials"]["fields"], r)) for r in ver["trials"]["rows"]]
 speed_now = statistics.median(t["speed_us"] for t in trials if t.get("speed_us"))
 speed_old = old.facts["speed_us"]
 k = speed_now / speed_old
-print(f"yardstick: the verify run's trials {speed_now:.1f} us, the 2026-11-29 calibration's {speed_old:.1f} us: "
+print(f"yardstick: the verify run's trials {speed_now:.1f} us, the {then} calibration's {speed_old:.1f} us: "
       f"x{k:.2f}")
-print("workload | series | rate | measured | today's calibration | 2026-11-29's | 2026-11-29's x yardstick")
+print(f"workload | series | rate | measured | today's calibration | {then}'s | {then}'s x yardstick")
 within = {"today": 0, "old": 0, "scaled": 0}
 n = 0
 for r in ver["rows"]:
@@ -36,5 +40,5 @@ for r in ver["rows"]:
         within[key] += abs(e) <= 0.15
     print(f"{r['workload']} | {r['series']} | {r['rate']:.0f} | {r['measured']:.3f} | "
           + " | ".join(f"{e:+.0%}" for e in errs.values()))
-print(f"within 15 %: today's calibration {within['today']} of {n}, 2026-11-29's {within['old']}, "
+print(f"within 15 %: today's calibration {within['today']} of {n}, {then}'s {within['old']}, "
       f"scaled by the yardstick {within['scaled']}")

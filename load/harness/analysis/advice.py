@@ -14,7 +14,7 @@ from harness.sampling.machine import cpu_model
 SCENARIO = "workload"
 CPU_WITHIN, CEILING_WITHIN = 0.15, 0.20     # the targets the model is held to (docs/advise.md)
 LATEST = os.path.join(LOAD_DIR, "results", "calibration.json")   # calibrate's newest
-COMMITTED = os.path.join(ROOT, "docs", "results", "calibrate-2026-11-29", "calibration.json")
+COMMITTED = os.path.join(ROOT, "docs", "results", "calibrate-2026-12-07", "calibration.json")
 
 
 def workload_params(cal=None):
@@ -136,11 +136,11 @@ def recommend(preds, rate, shape=None):
                  f"{big.rss_mib.value:.0f} MiB ({big.series}) at this rate.")
     cores = {p.swept for p in preds.values() if p.bound == "cores"}
     if waits(shape) and True in cores:
-        # docs/advise.md: the checks of 2026-11-28 19:58 and 2026-11-29 02:45 and 05:05, 21 such
-        # ceilings (docs/results/model-relative-2026-11-29/relative.txt)
+        # the checks of 2026-11-29 05:06, 2026-12-01 and 2026-12-07: 22 such ceilings
+        # (docs/results/verify-2026-12-07/waiting.txt)
         words.append("A ceiling the cores set is likely low for a request that waits on calls: "
                      "in the last three checks, such shapes (no CPU kernel, no insert) served "
-                     "from 0.8 to 2.1 times the rate predicted, 1.44 times in the median.")
+                     "from 0.6 to 2.5 times the rate predicted, 1.2 times in the median.")
     if waits(shape) and False in cores:   # 2026-11-29 05:26: virtual+socket's 3
         words.append("Where the calibration's sweep never doubled its p99, that ceiling is "
                      "likely high (the costs of a fuller machine than measured, extrapolated): "
