@@ -6,6 +6,7 @@ import os
 import random
 import subprocess
 import sys
+from datetime import UTC, datetime
 
 import pytest
 
@@ -199,7 +200,22 @@ def test_advise_answers_from_a_calibration_file(tmp_path, capsys):
     Calibration({"cores": os.cpu_count(), "cpu": cpu_model()}, cal.series, trials).write(path)
     args.json = True
     advise.run(args)
-    assert json.loads(capsys.readouterr().out)["other_machine"] is None   # this machine's own
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["other_machine"] is None and doc["other_day"] is None   # this machine's own, undated
+    Calibration({"cores": os.cpu_count(), "cpu": cpu_model(), "date": "2026-11-29T02:43:21+00:00"}, cal.series,
+                trials).write(path)
+    advise.run(args)
+    assert "days ago (2026-11-29)" in json.loads(capsys.readouterr().out)["other_day"]   # calibrate that day
+
+
+def test_a_calibration_older_than_a_day_says_so():
+    now = datetime(2026, 12, 7, 6, 0, tzinfo=UTC)
+    assert advice.other_day({"date": "2026-12-07T05:09:57+00:00"}, now) == ""
+    assert advice.other_day({"date": "2026-12-06T07:00:00+00:00"}, now) == ""          # 23 hours: not
+    assert advice.other_day({"date": "2026-11-29T02:43:21+00:00"}, now).startswith(
+        "This calibration was measured 8.1 days ago (2026-11-29)")
+    assert "1.0 days ago" in advice.other_day({"date": "2026-12-06T05:00:00"}, now)   # no zone: UTC
+    assert advice.other_day({}, now) == "" and advice.other_day({"date": "soon"}, now) == ""
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import statistics
+from datetime import UTC, datetime
 
 from harness.analysis import costmodel
 from harness.infra import catalogue
@@ -58,6 +59,26 @@ def other_machine(facts):
             f"this machine has {cores} of {cpu}: calibrate it here (load/calibrate.sh, about 13 "
             "minutes). On 2026-11-29 a calibration of two Intel Xeon cores predicted the CPU per "
             "request of two AMD EPYC cores at 1.4 to 2.6 times what they spent.")
+
+
+def other_day(facts, now=None):
+    """A sentence when calibration FACTS were measured more than a day before NOW; '' when not, or
+    undated. A request's CPU on this project's machine moved 1.4-3.1x from one day to another
+    (docs/results/calibrate-2026-12-01/drift.txt), and on 2026-12-07 a calibration of a faster
+    day held none of a check's 54 CPU points (results/verify-2026-12-07/stale-2026-11-29.txt)."""
+    try:
+        then = datetime.fromisoformat(facts.get("date") or "")
+    except ValueError:
+        return ""
+    then = then if then.tzinfo else then.replace(tzinfo=UTC)
+    days = ((now or datetime.now(UTC)) - then).total_seconds() / 86400
+    if days <= 1:
+        return ""
+    return (f"This calibration was measured {days:.1f} days ago ({then:%Y-%m-%d}): on this "
+            "project's machine a request's CPU moved 1.4 to 3.1 times from one day to another, "
+            "and a calibration of a faster day predicted none of a check's 54 CPU points within "
+            "15 %. "
+            "Calibrate on the day you measure (load/calibrate.sh, about 14 minutes).")
 
 
 def speed_factor(facts, speeds):
@@ -167,7 +188,7 @@ def registered(shape_text, rates, series=None):
     f = cal.facts
     return {"calibration": os.path.relpath(path, ROOT), "date": f.get("date"), "cpu": f.get("cpu"),
             "cores": f.get("cores"), "speed_us": f.get("speed_us"),
-            "other_machine": other_machine(f) or None,
+            "other_machine": other_machine(f) or None, "other_day": other_day(f) or None,
             "workload": label(shape, params),
             "rates": [{"rate": float(r), "modes": {
                 x: p.as_dict() for x, p in predictions(cal, shape, float(r), series).items()}}

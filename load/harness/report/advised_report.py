@@ -74,8 +74,7 @@ def intro(advised, speed=1.0, rows=()):
                    + ", ".join(f"{r['series']} {r['at_speed']}" for r in rows)
                    + " (not used: it did not bring the checks closer, docs/advise.md, "
                    "\"The machine's speed\").")
-    if advised.get("other_machine"):
-        out.append(advised["other_machine"])
+    out += [advised[k] for k in ("other_machine", "other_day") if advised.get(k)]
     return out
 
 

@@ -18,6 +18,7 @@ from harness.analysis.advice import (
     calibration_path,
     error_at_speed,
     label,
+    other_day,
     other_machine,
     parse_shape,
     predictions,
@@ -56,7 +57,7 @@ def run(args):
     if args.verify:
         return verify(args, cal, shapes, series or ("virtual", "worker", "reactive"))
     f = cal.facts
-    elsewhere = other_machine(f)
+    elsewhere, aged = other_machine(f), other_day(f)
     answers = {}
     for sh in shapes:
         preds = predictions(cal, sh, rate, series)
@@ -66,12 +67,13 @@ def run(args):
                   f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals)\n")
             print(recommend(preds, rate, sh) + "\n")   # the answer first, then its figures
             print(table(preds) + "\n")
-            if elsewhere:
-                print(elsewhere + "\n")
+            for note in (elsewhere, aged):
+                if note:
+                    print(note + "\n")
     if args.json:
         one = len(answers) == 1
         doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()},
-                     "other_machine": elsewhere or None}
+                     "other_machine": elsewhere or None, "other_day": aged or None}
                for lab, preds in answers.items()}
         json.dump(next(iter(doc.values())) if one else doc, sys.stdout, indent=1)
         print()
