@@ -23,5 +23,7 @@ def test_every_phase_runs_bounded_by_cases_not_time():
     opts = contract.ST_OPTIONS
     assert opts[opts.index("--phases") + 1] == "examples,coverage,fuzzing,stateful"
     assert opts[opts.index("--checks") + 1] == "all" and "--max-time" not in opts
+    # a hang fails; a slow answer beside CI's load does not (`--checks all` alone holds each to 10 s)
+    assert opts[opts.index("--max-response-time") + 1] == opts[opts.index("--request-timeout") + 1] == "30"
     with open(contract.CONFIG, "rb") as f:
         assert tomllib.load(f)["phases"]["stateful"]["generation"]["max-examples"] >= 1
