@@ -1,5 +1,6 @@
 """Ctrl-C in the middle of a real run (MariaDB, delay service, app, Vegeta or hey) leaves nothing behind: every
 process the run started is gone within 10 s and its ports are free. Each launcher is started as a user would."""
+import functools
 import json
 import os
 import re
@@ -12,6 +13,8 @@ import psutil
 import pytest
 
 from harness.infra import procs
+from harness.infra.tools import bash_env
+from harness.sampling import yardstick
 
 LOAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 pytestmark = pytest.mark.slow
@@ -49,10 +52,20 @@ def sigint_default():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@functools.cache
+def stretch():
+    """How many times longer than on the reference machine this one needs (the yardstick's ratio, at least 1;
+    sampling/yardstick.py), read once: a timed limit scales with it, as the chaos checks' do (issue #46 item 8). On
+    2026-12-07 the 15-s wait below ran out once beside the other worker and the contract check, the yardstick ~3x."""
+    (java_home,) = bash_env("find_jdk", "JAVA_HOME")
+    return yardstick.stretch(yardstick.read(os.path.join(java_home, "bin", "java")))
+
+
 def interrupt(launcher, argv, ready, settle_s=0.5, timeout_s=300):
     """Starts ARGV as LAUNCHER, waits for a stderr line matching READY, lets it run SETTLE_S more, sends SIGINT and
-    checks that the run and every process it started end within 10 s, their ports free. Returns (exit status,
-    stderr)."""
+    checks that the run and every process it started end within 10 s (times the machine's stretch), their ports
+    free. Returns (exit status, stderr)."""
+    limit = 10 * stretch()   # read before the run starts: the run's own load would slow the reading
     runner = subprocess.Popen(argv, cwd=LOAD, env=launcher.env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, start_new_session=True,
                               preexec_fn=sigint_default)
@@ -73,9 +86,9 @@ def interrupt(launcher, argv, ready, settle_s=0.5, timeout_s=300):
         assert len(started) >= 3 and ports, "".join(lines[-30:])   # the runner, the app, the database at least
         t0 = time.monotonic()
         runner.send_signal(signal.SIGINT)
-        rc = runner.wait(15)
-        psutil.wait_procs(started, timeout=max(0.1, 10 - (time.monotonic() - t0)))
-        assert time.monotonic() - t0 <= 10
+        rc = runner.wait(limit + 5)
+        psutil.wait_procs(started, timeout=max(0.1, limit - (time.monotonic() - t0)))
+        assert time.monotonic() - t0 <= limit, (limit, time.monotonic() - t0)
         left = launcher.running()
         assert not left, [p.cmdline() for p in left]
         assert all(procs.port_free(p) for p in ports), ports
@@ -92,6 +105,7 @@ def test_compare_quick_interrupted_in_a_step(shared_db, tmp_path):
     assert rc == 130 and "interrupted" in err
 
 
+@pytest.mark.alone   # its stop beside another worker's run took over 15 s in CI and 37 s here (2026-12-07); 5 s alone
 def test_chaos_quick_interrupted_in_the_overload_round(launcher, tmp_path):
     rc, err = interrupt(launcher, ["./chaos.sh", "--quick", "--checks", "overload", "--modes", "worker", "--out",
                                    str(tmp_path / "chaos")], r"1 overload worker", settle_s=2)
