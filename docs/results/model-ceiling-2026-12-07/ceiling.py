@@ -19,6 +19,7 @@ import sys
 
 sys.path.insert(0, "load")
 from harness.analysis import costmodel as cm  # noqa: E402
+from harness.analysis.advice import parse_shape  # noqa: E402
 from harness.analysis.costmodel import Calibration, Figure  # noqa: E402
 from harness.runs import calibrate  # noqa: E402
 
@@ -76,13 +77,6 @@ RULES["M/M/c"] = rule(mmc_share(lambda m: NCORES))
 RULES["M/M/c, reactive M/M/1"] = rule(mmc_share(lambda m: 1 if m.series.startswith("reactive") else NCORES))
 
 
-def shape_of(label):
-    sh = {k: 0 for k in cm.SHAPE_KEYS}
-    for item in label.split(", "):
-        k, v = item.split("=")
-        sh[k] = int(v)
-    return sh
-
 
 totals = {}
 for cal_path, checks in PAIRS.items():
@@ -96,7 +90,7 @@ for cal_path, checks in PAIRS.items():
                 m = cal.series.get(r["series"])
                 if m is None or r["what"] != "max_rate" or not isinstance(r["measured"], (int, float)):
                     continue
-                p = cm.predict(m, shape_of(r["workload"]), 100.0, NCORES)
+                p = cm.predict(m, parse_shape(r["workload"].replace(" ", "")), 100.0, NCORES)
                 q = p.max_rate.value / r["measured"]
                 t = totals.setdefault(name, [0, 0, []])
                 t[0] += abs(q - 1) <= 0.20

@@ -9,6 +9,7 @@ import sys
 
 sys.path.insert(0, "load")
 from harness.analysis import costmodel as cm  # noqa: E402
+from harness.analysis.advice import parse_shape  # noqa: E402
 from harness.analysis.costmodel import Calibration  # noqa: E402
 from harness.runs import calibrate  # noqa: E402
 
@@ -35,13 +36,6 @@ def with_k(k):
     return features
 
 
-def shape_of(label):
-    sh = {k: 0 for k in cm.SHAPE_KEYS}
-    for item in label.split(", "):
-        k, v = item.split("=")
-        sh[k] = int(v)
-    return sh
-
 
 def main():
     totals = {}
@@ -58,7 +52,7 @@ def main():
                     m = cal.series.get(r["series"])
                     if m is None or not isinstance(r["measured"], (int, float)):
                         continue
-                    sh = shape_of(r["workload"])
+                    sh = parse_shape(r["workload"].replace(" ", ""))
                     if r["what"] == "cpu_ms_per_req":
                         ok = abs(cm.predict(m, sh, r["rate"], 2).cpu_ms_per_req.value / r["measured"] - 1) <= 0.15
                         long = cm.waited_ms(sh) >= 150

@@ -77,8 +77,7 @@ def other_day(facts, now=None):
     return (f"This calibration was measured {days:.1f} days ago ({then:%Y-%m-%d}): on this "
             "project's machine a request's CPU moved 1.4 to 3.1 times from one day to another, "
             "and a calibration of a faster day predicted none of a check's 54 CPU points within "
-            "15 %. "
-            "Calibrate on the day you measure (load/calibrate.sh, about 14 minutes).")
+            "15 %. Calibrate on the day you measure (load/calibrate.sh, about 14 minutes).")
 
 
 def speed_factor(facts, speeds):
