@@ -1,5 +1,6 @@
 """The cost model's maths on synthetic calibrations: a known linear cost is recovered within its interval, the
 ceilings follow Little's law and the cores, and advise answers from a calibration file alone."""
+import dataclasses
 import json
 import math
 import os
@@ -134,6 +135,17 @@ def test_the_sweeps_curve_never_falls_and_pools_a_spike_with_its_neighbours():
     assert [d for _, d in pts] == sorted(d for _, d in pts)
     spike = costmodel.monotone(((0.6, 130.0), (0.67, 20.0), (0.75, 8.8), (0.77, 16.0), (0.9, 61.0)))
     assert len(spike) == 2 and spike[0][1] == pytest.approx((130 * 20 * 8.8 * 16) ** 0.25)
+
+
+def test_no_step_of_a_sweep_is_busier_than_the_machines_cores():
+    """A step's CPU per request is read over Vegeta's whole run, its slow drain included: times the rate sent it
+    once gave 1.46 x the cores (calibrate-2026-12-07), which let a ceiling spend more cores than the machine has."""
+    trials = synthetic()
+    top = max((t for t in trials if t.kind == "sweep"), key=lambda t: t.rate)
+    trials[trials.index(top)] = dataclasses.replace(top, machine_ms=3 * 2000 / top.sent_rps, p99_ms=5000.0)
+    m = costmodel.fit_series("worker", trials, {"worker threads": 200}, 2)
+    assert max(u for u, _ in m.queue_curve) == 1.0 and m.util_max <= 1.0
+    assert costmodel.util_for(m, 10_000.0) == 1.0
 
 
 def test_a_request_that_waits_longer_may_keep_the_machine_busier_before_its_p99_doubles():

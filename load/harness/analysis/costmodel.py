@@ -93,7 +93,7 @@ def fit_busy(trials, y, ncores, app=False):
     y = np.asarray(y, float)
     w = 1 / np.maximum(y, REL_FLOOR_MS)
     for beta in BETAS:
-        x = np.asarray([features(t.shape, t.sent_rps, busy(t) / ncores, beta, app=app)
+        x = np.asarray([features(t.shape, t.sent_rps, busy(t, ncores) / ncores, beta, app=app)
                         for t in trials])
         fit = Fit.of(APP_TERMS if app else CPU_TERMS, x, y, nonneg=True, weights=w)
         sse = float((((y - x @ np.asarray(fit.coef)) * w) ** 2).sum())
@@ -238,9 +238,9 @@ def fit_series(series, trials, bounds, ncores):
         below = max((t for t in sweep if t.rate < crossed), key=lambda t: t.rate)
         top = next(t for t in sweep if t.rate == crossed)
         m.sweep_ceiling = crossed
-        m.util_max = round(math.sqrt(busy(below) * busy(top)) / ncores, 4)
+        m.util_max = round(math.sqrt(busy(below, ncores) * busy(top, ncores)) / ncores, 4)
     if sweep and sweep[0].p99_ms is not None:   # each step: how much p99 grew at what busy share
-        m.queue_curve = tuple((round(busy(t) / ncores, 4),
+        m.queue_curve = tuple((round(busy(t, ncores) / ncores, 4),
                                round(max(0.0, t.p99_ms - sweep[0].p99_ms), 2))
                               for t in sweep[1:] if t.p99_ms is not None and t.ok_rate >= 0.99)
     return m

@@ -136,9 +136,11 @@ def settled(trials, margin_pct=10.0):
     return [t for t in trials if t.jit_pct <= least[cell(t)] + margin_pct]
 
 
-def busy(t):
-    """The machine's busy cores in trial T."""
-    return t.machine_ms * t.sent_rps / 1000
+def busy(t, ncores):
+    """The machine's busy cores in trial T, at most its NCORES: its CPU per request is read over
+    Vegeta's whole run (its start, the last answers' drain), so times the rate sent it overstates
+    them where answers drain slowly (1.46 x the cores at the top of a sweep of 2026-12-07)."""
+    return min(ncores, t.machine_ms * t.sent_rps / 1000)
 
 
 def sweep_far(sweep, extra_ms=500.0):
