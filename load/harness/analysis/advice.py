@@ -156,11 +156,11 @@ def recommend(preds, rate, shape=None):
                  f"{big.rss_mib.value:.0f} MiB ({big.series}) at this rate.")
     cores = {p.swept for p in preds.values() if p.bound == "cores"}
     if waits(shape) and True in cores:
-        # the checks of 2026-11-29 05:06, 2026-12-01 and 2026-12-07: 22 such ceilings
-        # (docs/results/verify-2026-12-07/waiting.txt)
+        # the three checks of 2026-12-07: 27 such ceilings, virtual's and the worker pool's
+        # mostly above, reactive's mostly below (docs/results/verify-2026-12-07c/waiting.txt)
         words.append("A ceiling the cores set is likely low for a request that waits on calls: "
                      "in the last three checks, such shapes (no CPU kernel, no insert) served "
-                     "from 0.6 to 2.5 times the rate predicted, 1.2 times in the median.")
+                     "from 0.5 to 2.0 times the rate predicted, 1.1 times in the median.")
     if waits(shape) and False in cores:   # 2026-11-29 05:26: virtual+socket's 3
         words.append("Where the calibration's sweep never doubled its p99, that ceiling is "
                      "likely high (the costs of a fuller machine than measured, extrapolated): "

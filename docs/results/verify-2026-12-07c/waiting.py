@@ -1,13 +1,18 @@
 """The ceilings the cores set for shapes that wait on calls (calls or fan-out, no CPU kernel, no insert) in the last
-three checks of virtual, worker and reactive (verify-2026-11-29b, -12-01, -12-07): measured over predicted, the
-figures advise's paragraph quotes (harness.analysis.advice.recommend).
-Run from the repository's root: python3 docs/results/verify-2026-12-07/waiting.py > docs/results/verify-2026-12-07/waiting.txt"""
+three checks of virtual, worker and reactive (verify-2026-12-07, -12-07b, -12-07c; the same three before them,
+verify-2026-11-29b, -12-01, -12-07, in verify-2026-12-07/waiting.txt): measured over predicted as each check predicted
+it, the figures advise's paragraph quotes (harness.analysis.advice.recommend).
+Run from the repository's root: python3 docs/results/verify-2026-12-07c/waiting.py > docs/results/verify-2026-12-07c/waiting.txt
+(CHECK... instead: those checks' folders in docs/results)"""
 import json
 import statistics
+import sys
 
 ratios = []
-for check in ("verify-2026-11-29b", "verify-2026-12-01", "verify-2026-12-07"):
-    for r in json.load(open(f"docs/results/{check}/verify.json"))["rows"]:
+for check in sys.argv[1:] or ("verify-2026-12-07", "verify-2026-12-07b", "verify-2026-12-07c"):
+    with open(f"docs/results/{check}/verify.json") as f:
+        rows = json.load(f)["rows"]
+    for r in rows:
         if (r["what"] != "max_rate" or r.get("bound") != "cores" or not isinstance(r["measured"], (int, float))
                 or r["series"] not in ("virtual", "worker", "reactive")):
             continue
