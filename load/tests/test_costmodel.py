@@ -334,6 +334,11 @@ def test_the_advice_doubts_a_cores_ceiling_for_a_request_that_waits_on_calls():
         socket = costmodel.predict(unswept, sh, 100, 2)   # its ceiling extrapolated: doubted the other way
         text = advice.recommend({"virtual+socket": socket}, 100, sh)
         assert ("likely high" in text) == doubted and "likely low" not in text
+    # per series, as the checks measured it: reactive's above what it served (docs/results/verify-2026-12-07c)
+    sh = advice.parse_shape("calls=3,delay=50")
+    reactive = costmodel.predict(costmodel.fit_series("reactive", synthetic(noise=0.0), {}, 2), sh, 100, 2)
+    text = advice.recommend({"reactive": reactive}, 100, sh)
+    assert "reactive 0.5-1.1x (0.75x in the median: likely high)" in text and "likely low" not in text
 
 
 def test_a_few_noisy_trials_never_fit_a_cost_below_zero():

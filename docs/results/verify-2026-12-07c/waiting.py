@@ -8,7 +8,7 @@ import json
 import statistics
 import sys
 
-ratios = []
+ratios, by_series = [], {}
 for check in sys.argv[1:] or ("verify-2026-12-07", "verify-2026-12-07b", "verify-2026-12-07c"):
     with open(f"docs/results/{check}/verify.json") as f:
         rows = json.load(f)["rows"]
@@ -19,7 +19,10 @@ for check in sys.argv[1:] or ("verify-2026-12-07", "verify-2026-12-07b", "verify
         shape = {k: int(v) for k, v in (item.split("=") for item in r["workload"].split(", "))}
         if (shape.get("calls") or shape.get("fanout")) and not shape.get("cpu") and not shape.get("insert"):
             ratios.append(r["measured"] / r["predicted"])
+            by_series.setdefault(r["series"], []).append(ratios[-1])
             print(f"{check:20} {r['workload']:40} {r['series']:8} predicted {r['predicted']:6,} measured "
                   f"{r['measured']:6,.0f}  x{ratios[-1]:.2f}")
 print(f"{len(ratios)} ceilings: measured over predicted {min(ratios):.2f} to {max(ratios):.2f}, "
       f"{statistics.median(ratios):.2f} in the median")
+for series, qs in by_series.items():
+    print(f"{series:8} {len(qs):2} ceilings: {min(qs):.2f} to {max(qs):.2f}, {statistics.median(qs):.2f} in the median")

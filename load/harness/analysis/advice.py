@@ -116,9 +116,20 @@ def table(preds):
     return "\n".join(rows)
 
 
+# the cores' ceilings of shapes that wait (waits) in the three checks of 2026-12-07, measured over
+# predicted per series: (lowest, median, highest) (docs/results/verify-2026-12-07c/waiting.txt)
+WAITING = {"virtual": (0.8, 1.35, 2.0), "worker": (0.9, 1.2, 2.0), "reactive": (0.5, 0.75, 1.1)}
+
+
+def _waiting(series):
+    lo, mid, hi = WAITING[series]
+    side = "likely low" if mid > 1.1 else "likely high" if mid < 0.9 else "either side"
+    return f"{series} {lo:g}-{hi:g}x ({mid:g}x in the median: {side})"
+
+
 def waits(shape):
     """True for SHAPE of delay calls and queries alone (no CPU kernel, no insert): the requests
-    whose cores' ceiling the checks measured higher than predicted."""
+    whose cores' ceiling the checks measured furthest from the prediction."""
     return bool(shape) and shape["calls"] + shape["fanout"] > 0 and not (shape["cpu"]
                                                                         or shape["insert"])
 
@@ -155,12 +166,12 @@ def recommend(preds, rate, shape=None):
     words.append(f"Memory: {small.rss_mib.value:.0f} MiB ({small.series}) to "
                  f"{big.rss_mib.value:.0f} MiB ({big.series}) at this rate.")
     cores = {p.swept for p in preds.values() if p.bound == "cores"}
-    if waits(shape) and True in cores:
-        # the three checks of 2026-12-07: 27 such ceilings, virtual's and the worker pool's
-        # mostly above, reactive's mostly below (docs/results/verify-2026-12-07c/waiting.txt)
-        words.append("A ceiling the cores set is likely low for a request that waits on calls: "
-                     "in the last three checks, such shapes (no CPU kernel, no insert) served "
-                     "from 0.5 to 2.0 times the rate predicted, 1.1 times in the median.")
+    doubted = [p.series for p in preds.values()
+               if p.bound == "cores" and p.swept and p.series in WAITING]
+    if waits(shape) and doubted:
+        words.append("A ceiling the cores set is uncertain for a request that waits on calls: in "
+                     "the last three checks such shapes (no CPU kernel, no insert) served, of the "
+                     "rate predicted, " + ", ".join(_waiting(x) for x in doubted) + ".")
     if waits(shape) and False in cores:   # 2026-11-29 05:26: virtual+socket's 3
         words.append("Where the calibration's sweep never doubled its p99, that ceiling is "
                      "likely high (the costs of a fuller machine than measured, extrapolated): "
