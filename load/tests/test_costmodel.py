@@ -5,6 +5,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -184,6 +185,34 @@ def test_parse_shape_refuses_what_it_cannot_read():
     for bad in ("calls=x", "threads=2", "insert=2", "calls"):
         with pytest.raises(Fatal):
             advice.parse_shape(bad)
+
+
+@pytest.mark.parametrize(("command", "argv", "error"), [
+    ("advise", ["--rate", "abc"], "rate takes a positive number, got 'abc'"),
+    ("advise", ["--rate", "nan"], "rate takes a positive number, got 'nan'"),
+    ("advise", ["--rate", "inf"], "rate takes a positive number, got 'inf'"),
+    ("advise", ["--verify", "--repeat", "0"], "repeat takes a whole number from 1, got '0'"),
+    ("advise", ["--verify", "--seed", "-1"], "seed takes a whole number, got '-1'"),
+    ("advise", ["--verify", "--seconds", "x"], "seconds takes a positive number, got 'x'"),
+    ("calibrate", ["--reps", "x"], "reps takes a whole number from 1, got 'x'"),
+    ("calibrate", ["--seconds", "0"], "seconds takes a positive number, got '0'"),
+    ("calibrate", ["--seed", "x"], "seed takes a whole number, got 'x'"),
+    ("calibrate", ["--modes", "virtual,nope"], "--modes: nope unknown (one of virtual,"),
+])
+def test_a_bad_number_or_series_is_a_clear_error_before_anything_starts(command, argv, error, monkeypatch):
+    """advise --rate abc once ended in a stack trace, --rate nan answered with nan; calibrate --modes nope started
+    the whole bench."""
+    from harness import cli
+    from harness.runs import costbench
+
+    monkeypatch.setattr(costbench.Bench, "start", lambda self: pytest.fail("started"))
+    if command == "advise":
+        args = cli.advise_parser().parse(["--workload", "calls=3,delay=50", *argv])
+        args.calibration = advice.COMMITTED
+    else:
+        args = cli.calibrate_parser().parse(argv)
+    with pytest.raises(Fatal, match=re.escape(error)):
+        (advise if command == "advise" else calibrate).run(args)
 
 
 def test_advise_answers_from_a_calibration_file(tmp_path, capsys):

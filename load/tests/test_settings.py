@@ -40,7 +40,10 @@ def test_startup_parameters():
     assert p["RUNS"] == "2" and p["WARMUP_RUNS"] == "1" and p["FIRST_PATH"] == "/virtual/db"
     for env, message in (({"RUNS": "0"}, "--runs must be a positive integer"),
                          ({"WARMUP_RUNS": "x"}, "--warmup-runs must be an integer >= 0"),
-                         ({"VARIANTS": "jvm,graal"}, "unknown variant 'graal'")):
+                         ({"VARIANTS": "jvm,graal"}, "unknown variant 'graal'"),
+                         ({"LOAD_REQUESTS": "-4"}, "--load-requests must be a positive integer"),
+                         ({"SETTLE": "abc"}, "--settle takes seconds"),          # once a ValueError after the
+                         ({"START_TIMEOUT": "nan"}, "--start-timeout takes seconds")):   # database had started
         with pytest.raises(cli.Fatal, match=message):
             params(env)
 

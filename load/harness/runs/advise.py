@@ -31,6 +31,7 @@ from harness.analysis.costmodel import Calibration
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.tools import LOAD_DIR
+from harness.runs import options
 
 # verify: the CPU points (shares of the predicted ceiling), then the sweep's (until p99 doubles)
 CPU_SHARES = (0.2, 0.5, 0.8)
@@ -51,9 +52,9 @@ def run(args):
     shapes = [parse_shape(w, params) for w in args.workload or ()]
     if not shapes:
         raise Fatal("--workload SHAPE is needed, e.g. --workload 'calls=3,delay=50,queries=2'")
-    rate = float(args.rate or 0)
-    if rate <= 0 and not args.verify:
+    if args.rate is None and not args.verify:
         raise Fatal("--rate REQ_PER_S is needed (a positive number)")
+    rate = 0.0 if args.rate is None else options.positive(args, "rate", 0, "a positive number")
     if args.verify:
         return verify(args, cal, shapes, series or ("virtual", "worker", "reactive"))
     f = cal.facts
@@ -91,18 +92,20 @@ def verify(args, cal, shapes, series):
     if other_machine(cal.facts):   # another machine's predictions: the check says little here
         log(other_machine(cal.facts))
     rows, trials = [], []
-    seconds = float(args.seconds or 3)
+    seconds = options.positive(args, "seconds", 3)   # every option read before anything starts
+    repeat = options.whole(args, "repeat", 2, 1, what="a whole number from 1")
+    seed = options.whole(args, "seed", 0)
     with Procs() as ps, contextlib.closing(Bench(series, out, ps, seconds)) as bench:
         bench.start()
         bench.warm(WARM + tuple((sh, 100) for sh in shapes), most_s=150)
-        rng = random.Random(int(args.seed or 0) or None)
+        rng = random.Random(seed or None)
         for sh in shapes:
             for x in series:
                 ceiling = costmodel.predict(cal.series[x], sh, 100.0, ncores).max_rate.value
                 # this shape's paths compiled first (a new shape restarts the JIT: docs/advise.md)
                 trials += bench.settle(x, sh, max(1, round(ceiling * 0.5)))
                 points = [max(1, round(ceiling * k))
-                          for k in CPU_SHARES for _ in range(int(args.repeat or 2))]
+                          for k in CPU_SHARES for _ in range(repeat)]
                 rng.shuffle(points)
                 got = [bench.trial(x, sh, r, "cpu") for r in points]
                 unloaded = max(1, min(50, round(ceiling * 0.05)))

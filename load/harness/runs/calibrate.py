@@ -22,6 +22,7 @@ from harness.infra.catalogue import table
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
 from harness.infra.tools import LOAD_DIR
+from harness.runs import options
 from harness.runs.costbench import SCENARIO, Bench
 from harness.sampling import machine
 
@@ -59,12 +60,15 @@ def run(args):
     if args.refit:
         return refit(args.refit, args.out)
     series = tuple(x for x in (args.modes or ",".join(SERIES)).split(",") if x)
+    unknown = [x for x in series if x not in SERIES]
+    if unknown:
+        raise Fatal(f"--modes: {', '.join(unknown)} unknown (one of {', '.join(SERIES)})")
     quick = args.quick
-    reps = int(args.reps or (1 if quick else 3))
-    seconds = float(args.seconds or (1 if quick else 2.0))
+    reps = options.whole(args, "reps", 1 if quick else 3, 1, what="a whole number from 1")
+    seconds = options.positive(args, "seconds", 1 if quick else 2.0)
     out = os.path.abspath(args.out or os.path.join(
         LOAD_DIR, "results", "calibrate-" + datetime.now().strftime("%Y%m%d-%H%M%S")))
-    seed = int(args.seed) if args.seed else random.randrange(2 ** 31)
+    seed = options.whole(args, "seed", random.randrange(2 ** 31))
     rng = random.Random(seed)
     t0 = time.monotonic()
     log(f"calibrate: {', '.join(series)}; {reps} repetitions of "

@@ -1,5 +1,6 @@
 """compare's options as a run reads them: a flag when given, else `--set NAME=VALUE`'s, else
 the settings file's (--settings), else the default; each checked once, Fatal naming it."""
+import math
 import re
 import tomllib
 
@@ -37,6 +38,18 @@ def whole(args, name, default, least=0, most=None, what="a whole number"):
     if not re.fullmatch(r"[0-9]+", v) or int(v) < least or most is not None and int(v) > most:
         raise Fatal(f"{name} takes {what}, got '{v}'")
     return int(v)
+
+
+def positive(args, name, default, what="a positive number"):
+    """A real-number setting, NAME's text or DEFAULT, finite and over 0; else Fatal."""
+    v = str(flag(args, name, default))
+    try:
+        x = float(v)
+    except ValueError:
+        x = math.nan
+    if not (math.isfinite(x) and x > 0):
+        raise Fatal(f"{name} takes {what}, got '{v}'")
+    return x
 
 
 def csv(text):

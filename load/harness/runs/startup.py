@@ -47,8 +47,14 @@ def params(args):
     """The run's parameters: the flags given over DEFAULTS."""
     p = {k: v if getattr(args, k.lower(), None) is None else getattr(args, k.lower())
          for k, v in DEFAULTS.items()}
-    if not re.fullmatch(r"[1-9][0-9]*", p["RUNS"]):
-        raise Fatal(f"--runs must be a positive integer, got '{p['RUNS']}'")
+    for key in ("RUNS", "LOAD_REQUESTS", "LOAD_CONCURRENCY", "TRAIN_REQUESTS"):
+        if not re.fullmatch(r"[1-9][0-9]*", p[key]):
+            raise Fatal(f"--{key.lower().replace('_', '-')} must be a positive integer, "
+                        f"got '{p[key]}'")
+    for key in ("SETTLE", "START_TIMEOUT"):   # seconds, maybe fractional
+        if not re.fullmatch(r"[0-9]+(\.[0-9]*)?", p[key]) or float(p[key]) <= 0 and key != "SETTLE":
+            raise Fatal(f"--{key.lower().replace('_', '-')} takes seconds (a number), "
+                        f"got '{p[key]}'")
     if not re.fullmatch(r"[0-9]+", p["WARMUP_RUNS"]):
         raise Fatal(f"--warmup-runs must be an integer >= 0, got '{p['WARMUP_RUNS']}'")
     for v in p["VARIANTS"].split(","):
