@@ -80,7 +80,7 @@ def settings_file(path):
             data = tomllib.load(f)
     except OSError as e:
         raise Fatal(f"settings file {path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:   # argparse hid the latter's reason
         raise Fatal(f"settings file {path}: not TOML ({e})") from None
     out = {}
     for k, v in data.items():
