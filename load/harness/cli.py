@@ -292,14 +292,14 @@ def main(argv=None):
             print(f"  {name:12} {what}")
         return 0 if argv else 2
     command, rest = argv[0], argv[1:]
-    if command in DELEGATED:
-        return DELEGATED[command][0](rest) or 0
-    if command not in COMMANDS:
+    if command not in COMMANDS and command not in DELEGATED:
         print(f"error: unknown command '{command}' (vtvr-harness -h lists them)", file=sys.stderr)
         return 2
-    parser, function, _ = COMMANDS[command]
     from harness.infra.procs import Terminated
     try:
+        if command in DELEGATED:
+            return DELEGATED[command][0](rest) or 0
+        parser, function, _ = COMMANDS[command]
         args = parser().parse(rest)
         if args is None:
             return 0

@@ -106,11 +106,14 @@ def test_medians_of_two_runs_and_the_readme_figures(run, tmp_path):
     assert "<title>" in (tmp_path / "fig" / "io-throughput.svg").read_text()   # standalone: its own hover texts
 
 
-def test_a_run_without_steps_is_a_clear_error(tmp_path):
+def test_a_run_without_steps_is_a_clear_error(tmp_path, capsys):
     with pytest.raises(SystemExit, match="no steps found"):
         report.build(str(tmp_path))
     with pytest.raises(SystemExit, match="no summary.json"):
         report.median(str(tmp_path / "out"), [str(tmp_path)])
+    from harness import cli   # a step folder that is not one: an error line, once a stack trace
+    assert cli.main(["report", "step", str(tmp_path)]) == 1
+    assert "error: no step in" in capsys.readouterr().err
 
 
 def test_settings_missing_from_an_app_show_as_unknown():

@@ -204,6 +204,8 @@ def main(argv=None):
     elif a.cmd == "figures":
         figures(a.run, a.out, worker_pool_of(read_json(os.path.join(a.run, "machine.json"), {})))
     elif a.cmd == "step":
+        if not os.path.isfile(os.path.join(a.step, "meta.json")):
+            raise Fatal(f"no step in {a.step} (a step folder of a run holds its meta.json)")
         row = measure(a.step, worker_pool_of(
             read_json(os.path.join(a.step, "..", "..", "machine.json"), {})))
         print(one_line(row))
