@@ -9,6 +9,7 @@ import tarfile
 
 import pytest
 
+from harness import cli
 from harness.analysis import steps
 from harness.report import archive, contents, run_text, summary_files
 from harness.report import summaries as report
@@ -111,7 +112,7 @@ def test_a_run_without_steps_is_a_clear_error(tmp_path, capsys):
         report.build(str(tmp_path))
     with pytest.raises(SystemExit, match="no summary.json"):
         report.median(str(tmp_path / "out"), [str(tmp_path)])
-    from harness import cli   # a step folder that is not one: an error line, once a stack trace
+    # a step folder that is not one: an error line, once a stack trace
     assert cli.main(["report", "step", str(tmp_path)]) == 1
     assert "error: no step in" in capsys.readouterr().err
 
