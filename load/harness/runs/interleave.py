@@ -43,26 +43,26 @@ class Interleaved:
         self.block_dirs, self.measured_dirs = [], []   # trial folders: this block's, measured ones
         self.yard = None           # the machine's speed before each trial (sampling/yardstick.py)
 
-    def start_delay(self):
+    def _start_delay(self):
         self.delay_port = procs.free_port()  # not 8081: every other run tries it first
         self.delay = self.sys.start_delay(self.delay_port,
                                           os.path.join(self.out, "logs", "delay.log"))
 
-    def java_opts(self, series):
+    def _java_opts(self, series):
         attach = ["-XX:+EnableDynamicAgentLoading"] if self.s.profile else []
         aot = ([f"-XX:AOTCache={self.aot}", "-XX:AOTMode=on"]  # on: fail to start without the cache
                if self.aot and not bare(series) else [])
         return [*self.s.app_java_opts.split(), *attach, *aot,
                 *self.s.jvm_opts.get(series, "").split()]
 
-    def start_apps(self, names, invocation):
+    def _start_apps(self, names, invocation):
         """Starts the apps of NAMES at once (fresh processes) and waits until each is ready."""
         started = []
         for series in names:
             port = procs.free_port()
             proc = self.sys.start_app(f"app {series}", port, self.delay_port, os.path.join(
                 self.out, "logs", f"app-{series}-{invocation}.log"), series,
-                java_opts=self.java_opts(series))
+                java_opts=self._java_opts(series))
             started.append(App(series, proc, f"http://127.0.0.1:{port}", invocation))
         for app in started:
             self.sys.wait_app(app.proc, app.url, app.series, 180, app.series)
@@ -74,22 +74,22 @@ class Interleaved:
                 metrics_url(scraped[0].url)).get("scrape_cpu_ms")
         return started
 
-    def steps_for(self, series):
+    def _steps_for(self, series):
         """The plan's steps whose scenario SERIES serves."""
         return [(sc, rate) for sc, rate in self.tplan.steps if serves(series, sc)]
 
-    def restart(self, names, block):
+    def _restart(self, names, block):
         """Fresh apps of NAMES before BLOCK, warmed, then its warm trials; settle() judges them."""
         t0 = time.monotonic()
         for series in names:
             old = self.apps.pop(series, None)
             if old:
                 self.ps.stop(old.proc, grace_s=10)
-        started = self.start_apps(names, trials.invocation(self.tplan, block))
-        self.warm(started)
+        started = self._start_apps(names, trials.invocation(self.tplan, block))
+        self._warm(started)
         self.settling_due = True
         warm = self.last_warm = [r for t in trials.warm_trials(self.tplan, block) if all(
-            serves(x, t.scenario) for x in t.series) for r in self.trial(t, kind="w")]
+            serves(x, t.scenario) for x in t.series) for r in self._trial(t, kind="w")]
         self.warm_records += warm
         for app in started:
             mine = [r for r in warm if r["series"] == app.series]
@@ -105,7 +105,7 @@ class Interleaved:
                     "measured blocks)")
         self.restart_s.append(time.monotonic() - t0)
 
-    def reallocate(self, blocks):
+    def _reallocate(self, blocks):
         """Once, after two invocations: the noise and restart cost set the blocks per invocation."""
         tp = self.tplan
         if tp.later or self.s.quick or tp.restart_every >= 10**6 or blocks != 2 * tp.restart_every:
@@ -113,7 +113,7 @@ class Interleaved:
         comp = trials.components_of(self.records, pairs_of(tp.series), tp.steps)
         if comp is None:
             return
-        inv_s, block_s = self.mean(self.restart_s), self.mean(self.block_s)
+        inv_s, block_s = self._mean(self.restart_s), self._mean(self.block_s)
         left = self.deadline - time.monotonic()
         self.tplan = trials.allocate(tp, blocks, comp, inv_s, block_s, left_s=left,
                                      done=(trials.invocation(tp, blocks - 1) + 1, blocks))
@@ -129,7 +129,7 @@ class Interleaved:
                "freedom: one per invocation)" if self.tplan.later[1]
                else f"no restart fits the {left / 60:.1f} min left: the running apps go on"))
 
-    def settle(self, recs):
+    def _settle(self, recs):
         """After a warm block: True when settled or at Plan.max_warm_blocks, else RECS warm more."""
         settled, changes = trials.settle(self.last_warm, recs)
         entries = {e["series"]: e for e in self.warm_log[-len(self.tplan.series):]}
@@ -154,12 +154,12 @@ class Interleaved:
                    or "no one series alone") + " (flagged)")
         return done
 
-    def send(self, app, scenario, rate, ms, prefix):
+    def _send(self, app, scenario, rate, ms, prefix):
         """SCENARIO on APP at RATE for MS (Vegeta), raw results to PREFIX.bin; -> its Proc."""
         return self.sys.vegeta.start(self.ps, self.sys.target(app.url, app.series, scenario),
                                      Load(max(1, int(rate)), ms, self.s.timeout_s), prefix)
 
-    def warm(self, apps):
+    def _warm(self, apps):
         """Warms APPS together at each step, ramped, then until the JIT calms (docs/harness.md)."""
         s, t0 = self.s, time.monotonic()
         tdir = os.path.join(self.out, "logs", f"warmup-{apps[0].invocation}")
@@ -169,10 +169,10 @@ class Interleaved:
             k += 1         # ramped: a cold JVM hit at once with a high rate stays congested
             j0, w0, ms = ([jit_ms(a.pid) for a in apps], time.monotonic(),
                           s.warmup_ms // 3 if k <= 3 else 3000)
-            running = [self.send(app, sc, (plan.levels(sc)[0][0] if self.tools[(sc, rate)] == "hey"
+            running = [self._send(app, sc, (plan.levels(sc)[0][0] if self.tools[(sc, rate)] == "hey"
                                            else rate) * share * min(k, 3) / 3, ms,  # hey: low rate
                                  os.path.join(tdir, f"{app.series}-{sc}-together-{k}"))
-                       for app in apps for sc, rate in self.steps_for(app.series)]
+                       for app in apps for sc, rate in self._steps_for(app.series)]
             for p in running:
                 if p.wait(ms / 1000 + s.step_limit_s) is None:
                     self.ps.stop(p, grace_s=5)
@@ -186,13 +186,13 @@ class Interleaved:
         log(f"warm-up of {', '.join(a.series for a in apps)}: {time.monotonic() - t0:.0f} s"
             + ("" if jit is None else f" (JIT at most {jit:.0f} % of a core in the last round)"))
 
-    def trial(self, t, kind="b"):
+    def _trial(self, t, kind="b"):
         """Runs one trial (one series, or a duet's two at once) -> its records; KIND "w": warm."""
         s = self.s
         tool = self.tools[(t.scenario, t.rate)]
         level, speed_us = int(t.rate), self.yard.unit_us() if self.yard else None  # before load
         each = level if len(t.series) == 1 or tool == "hey" else max(1, level // 2)  # duet: split
-        run = [self.open_trial(t, kind, rec, series, tool, each)
+        run = [self._open_trial(t, kind, rec, series, tool, each)
                for rec, series in zip(t.records(), t.series, strict=True)]
         for *_, samples, _, _ in run:
             procs.wait_for(lambda samples=samples: os.path.exists(samples)
@@ -239,7 +239,7 @@ class Interleaved:
             time.sleep(s.settle_s)
         return out
 
-    def open_trial(self, t, kind, rec, series, tool, each):
+    def _open_trial(self, t, kind, rec, series, tool, each):
         """SERIES' part of trial T made ready -> (app, folder, samples file, REC, sampler)."""
         s, app = self.s, self.apps[series]
         self.n += 1
@@ -253,7 +253,7 @@ class Interleaved:
             "duration": s.duration, "duration_s": s.duration_ms / 1000,
             "ramp_in_s": s.ramp_ms / 1000 if is_rate(tool) else 0, "params": req.params,
             "method": req.method, "url": app.url + req.path, "expected_status": req.status,
-            "app_pid": app.pid, "java_opts": " ".join(self.java_opts(series)),
+            "app_pid": app.pid, "java_opts": " ".join(self._java_opts(series)),
             "scrape_cpu_ms": self.scrape_ms, **rec}).write(d)
         save_metrics(app.url, series, os.path.join(d, "metrics-before.prom"))
         samples = os.path.join(d, "samples.jsonl")
@@ -267,7 +267,7 @@ class Interleaved:
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         t_run = time.monotonic()
         deadline = self.deadline = t_run + s.budget_s
-        self.setup()
+        self._setup()
         plan_looks = planned_looks(s, tp, self.tools, s.budget_s - (time.monotonic() - t_run) - 20)
         blocks, level, warming = 0, None, False
         while True:
@@ -275,18 +275,18 @@ class Interleaved:
             if names:
                 log(f"block {blocks + 1}: starting fresh apps ({', '.join(names)}), invocation "
                     f"{trials.invocation(tp, blocks)}")
-                self.restart(names, blocks)
+                self._restart(names, blocks)
                 if not os.path.exists(os.path.join(self.out, "machine.json")):
                     first = min(names, key=bare)  # an app's settings, not the bare's
                     self.sys.write_facts(self.apps[first].url, started, self.cmdline)
             t_block, self.block_dirs = time.monotonic(), []
             recs = [r for t in trials.block_trials(tp, blocks)  # floor: no db; rung: no fanout
-                    if all(serves(x, t.scenario) for x in t.series) for r in self.trial(t)]
+                    if all(serves(x, t.scenario) for x in t.series) for r in self._trial(t)]
             warming = (bool(names or warming) and tp.max_warm_blocks > tp.warm_blocks
-                       and not self.settle(recs))
+                       and not self._settle(recs))
             if warming:      # a restart costs its extra warm blocks too (reallocate weighs it)
                 self.restart_s[-1] += time.monotonic() - t_block
-                if deadline - time.monotonic() < self.mean(self.block_s or [0]):
+                if deadline - time.monotonic() < self._mean(self.block_s or [0]):
                     log("the budget ends during the warm-up: no measured block")
                     break
                 continue
@@ -300,33 +300,33 @@ class Interleaved:
                     f"{self.settling[-1]:.2f}x over every series and step")
             blocks += 1
             self.block_s.append(time.monotonic() - t_block)
-            self.reallocate(blocks)
+            self._reallocate(blocks)
             tp = self.tplan
             left = deadline - time.monotonic()
-            need = self.mean(self.block_s) + (self.mean(self.restart_s)
+            need = self._mean(self.block_s) + (self._mean(self.restart_s)
                                               if trials.restarts(tp, blocks) else 0)
             budget_left = left >= need or (s.quick and blocks < QUICK_BLOCKS)
             if not s.quick:
                 plan_looks = trials.moved_look(plan_looks, blocks, budget_left)
             level = trials.look_at(plan_looks, blocks, budget_left)
-            if self.stops(tp, blocks, left, level, plan_looks, budget_left):
+            if self._stops(tp, blocks, left, level, plan_looks, budget_left):
                 break
-        return self.finish(tp, blocks, plan_looks, level, t_run)
+        return self._finish(tp, blocks, plan_looks, level, t_run)
 
-    def setup(self):
+    def _setup(self):
         """The database, the profiler, the delay service, the yardstick and the AOT cache."""
         self.sys.prepare()
         if self.s.profile:
             self.profiler = profiler.Profiler(self.sys.java_home, profiler.library(
                 self.ps, os.path.join(self.out, "logs", "build.log")))
-        self.start_delay()
+        self._start_delay()
         self.yard = Yardstick(self.sys.java or os.path.join(tools.java_home(), "bin", "java"))
         if self.s.aot:
             self.aot = self.sys.train_aot(
                 [x for x in self.tplan.series if not bare(x)], self.delay_port,
-                lambda proc, url, names: self.warm([App(x, proc, url, "aot") for x in names]))
+                lambda proc, url, names: self._warm([App(x, proc, url, "aot") for x in names]))
 
-    def stops(self, tp, blocks, left, level, plan_looks, budget_left):
+    def _stops(self, tp, blocks, left, level, plan_looks, budget_left):
         """Logs block BLOCKS (and the look at LEVEL, if any) -> True when the run stops after it."""
         status = f"block {blocks} done in {self.block_s[-1]:.0f} s, " + (f"{left / 60:.1f} min of "
             "the budget left" if left > 0 else f"{-left / 60:.1f} min past the budget")
@@ -342,7 +342,7 @@ class Interleaved:
         log(status)
         return not budget_left
 
-    def finish(self, tp, blocks, plan_looks, level, t_run):
+    def _finish(self, tp, blocks, plan_looks, level, t_run):
         """Stops the apps, analyses the trials at LEVEL, writes the report -> the exit code."""
         s = self.s
         if level is None:      # the budget ended before the first planned look: the only look
@@ -375,7 +375,7 @@ class Interleaved:
         return rc
 
     @staticmethod
-    def mean(xs):
+    def _mean(xs):
         return sum(xs) / len(xs) if xs else 0.0
 
 

@@ -86,7 +86,7 @@ class Sequential:
         self.ps.stop(self.delay)
         self.app = self.delay = self.app_pid = None
 
-    def smoke(self, series):
+    def _smoke(self, series):
         """One request per scenario: a wrong status is reported now, not found in the tables."""
         m = plan.base_of(series)
         for scen in self.s.scenarios:
@@ -160,14 +160,14 @@ class Sequential:
         return True
 
     # ---------------------------------------------------------------------------------- steps
-    def run_step(self, i, st):
+    def _run_step(self, i, st):
         s = self.s
         d = os.path.join(self.out, "steps", step_name(i, st))
         os.makedirs(d, exist_ok=True)
         write_meta(d, s, i, st, self.sys.request(st.series, st.scenario, st.extra), self.url,
                    app_pid=self.app_pid, scrape_cpu_ms=self.scrape_ms,
                    started=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
-        rc, wall_ms = self.load(st, d, self.sys.target(self.url, st.series, st.scenario, st.extra))
+        rc, wall_ms = self._load(st, d, self.sys.target(self.url, st.series, st.scenario, st.extra))
         self.overheads.append(wall_ms / 1000
                               - (s.duration_ms + (s.ramp_ms if is_rate(st.tool) else 0)) / 1000)
         st_rc, line = 0, ""
@@ -185,12 +185,12 @@ class Sequential:
                         f"{st.tool} {st.level}; see {self.out}/logs")
         # a step whose requests all succeeded left a working app; after failures, make sure
         if rc or st_rc:
-            self.probe(st, d)
+            self._probe(st, d)
         if s.settle_s:
             time.sleep(s.settle_s)
         return line
 
-    def load(self, st, d, target):
+    def _load(self, st, d, target):
         """The step's load with the sampler, metrics before/after, generator's CPU -> (exit, ms)."""
         s = self.s
         save_metrics(self.url, st.series, os.path.join(d, "metrics-before.prom"))
@@ -222,7 +222,7 @@ class Sequential:
         save_metrics(self.url, st.series, os.path.join(d, "metrics-after.prom"))
         return rc, wall_ms
 
-    def probe(self, st, d):
+    def _probe(self, st, d):
         """After a step with failures the app must still answer one request of that scenario
         correctly (3 tries, 1 s apart; one if no answer at all), or it would spoil every later
         step: its thread dump is kept, the step marked APP_UNRESPONSIVE, app and delay restarted."""
@@ -252,7 +252,7 @@ class Sequential:
         self.start_system(f"{st.series}-restart-{os.path.basename(d)}", st.series)
         self.warm(st.series)
 
-    def eta(self, index):
+    def _eta(self, index):
         """Seconds left before step INDEX (0-based): the model, with this run's timings once any."""
         mean = lambda xs, d: sum(xs) / len(xs) if xs else d   # noqa: E731
         return plan.estimate_s(self.s, self.plan, index,
@@ -289,11 +289,11 @@ class Sequential:
                     current = st.series
                     # --quick skips the per-scenario check unless the warm-up (all scenarios) failed
                     if not s.quick:
-                        self.smoke(st.series)
+                        self._smoke(st.series)
                     if not self.warm(st.series) and s.quick:
-                        self.smoke(st.series)
-                progress.step(i + 1, st, self.eta(i), unit(st.tool))
-                progress.headline(self.run_step(i + 1, st))
+                        self._smoke(st.series)
+                progress.step(i + 1, st, self._eta(i), unit(st.tool))
+                progress.headline(self._run_step(i + 1, st))
         if not wrote_machine:
             self.sys.write_facts(self.url, started, self.cmdline)
         self.stop_system()

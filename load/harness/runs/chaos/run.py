@@ -36,17 +36,17 @@ class Chaos:
         self.app = self.delay = self.database = None
         self.vegetas = []
 
-    def path(self, *parts):
+    def _path(self, *parts):
         return os.path.join(self.out, *parts)
 
-    def start_delay(self):
+    def _start_delay(self):
         cmd = [self.java, *self.a.delay_java_opts.split(), "-jar", self.jar]
         self.delay = system.start_delay(self.ps, cmd, self.delay_port,
-                                        self.path("logs", "delay.log"), append=True)
+                                        self._path("logs", "delay.log"), append=True)
 
-    def start_app(self, label):
+    def _start_app(self, label):
         t0 = time.monotonic()
-        self.app_log = self.path("logs", f"app-{label}.log")
+        self.app_log = self._path("logs", f"app-{label}.log")
         cmd = [self.java, *self.a.app_java_opts.split(), "-jar", self.jar]
         env = system.app_env(self.app_port, self.delay_port, self.database.env)
         self.app = system.ready(self.ps.start("app", cmd, log_path=self.app_log, env=env),
@@ -54,43 +54,43 @@ class Chaos:
         log(f"app ({label}) ready in {time.monotonic() - t0:.0f} s "
             f"(pid {self.app.pid}, {self.url})")
 
-    def vegeta(self, name, targets, rate, seconds, timeout, *extra):
+    def _vegeta(self, name, targets, rate, seconds, timeout, *extra):
         """Starts Vegeta on TARGETS at RATE for SECONDS, raw results to raw/NAME.bin."""
         load = Load(rate, int(seconds * 1000), parse_ms(timeout) / 1000, extra)
-        return self.vegeta_drv.start(self.ps, None, load, self.path("raw", name),
+        return self.vegeta_drv.start(self.ps, None, load, self._path("raw", name),
                                      targets_file=targets, name=name,
-                                     log_path=self.path("logs", f"vegeta-{name}.log"))
+                                     log_path=self._path("logs", f"vegeta-{name}.log"))
 
-    def vegeta_wait(self, v, seconds, drain_s=10):
+    def _vegeta_wait(self, v, seconds, drain_s=10):
         """Waits SECONDS, interrupts Vegeta (stops sending, keeps results), lets DRAIN_S s drain."""
         v.wait(seconds)
         self.ps.stop(v, signal.SIGINT, drain_s)
 
-    def figures(self, name):
-        rep = self.vegeta_drv.report(self.path("raw", f"{name}.bin"))
-        with open(self.path("raw", f"{name}.report.json"), "w") as f:
+    def _figures(self, name):
+        rep = self.vegeta_drv.report(self._path("raw", f"{name}.bin"))
+        with open(self._path("raw", f"{name}.report.json"), "w") as f:
             json.dump(rep, f)
         fig = chaos.report_figures(rep)
-        with open(self.path("raw", f"{name}.figures.json"), "w") as f:
+        with open(self._path("raw", f"{name}.figures.json"), "w") as f:
             json.dump(fig, f)
         return fig
 
-    def check(self, file, cid, name, passed, **figures):
-        rec = chaos.write_check(self.path("checks", file), cid, name, passed, figures)
-        self.verdict(rec)
+    def _check(self, file, cid, name, passed, **figures):
+        rec = chaos.write_check(self._path("checks", file), cid, name, passed, figures)
+        self._verdict(rec)
 
-    def verdict(self, rec):
+    def _verdict(self, rec):
         if not rec["pass"]:
             self.failed += 1
         log(f"{'PASS' if rec['pass'] else 'FAIL'}: {rec['id']} {rec['name']}")
 
-    def save(self, name, obj):
-        with open(self.path("raw", name), "w") as f:
+    def _save(self, name, obj):
+        with open(self._path("raw", name), "w") as f:
             json.dump(obj, f)
         return obj
 
     # --------------------------------------------------------------------------------- setup
-    def prepare(self):
+    def _prepare(self):
         a, p = self.a, self.p
         vegeta_bin, _, java_home = bash_env("ensure_vegeta && ensure_python && need curl "
                                             "'apt-get install curl' && find_jdk",
@@ -100,7 +100,7 @@ class Chaos:
         self.mariadb = os.path.join(ENV.cache_dir, f"mariadb-{ENV.mariadb_version}", "bin",
                                     "mariadb")
         # a private copy of the app (built when missing): a build may replace target/quarkus-app
-        src = os.path.dirname(ensure_jar(self.ps, self.path("logs", "build.log"), sources=()))
+        src = os.path.dirname(ensure_jar(self.ps, self._path("logs", "build.log"), sources=()))
         stale = newer_than(os.path.join(src, "quarkus-run.jar"), ["src/main", "pom.xml"])
         if stale:
             log(f"note: {stale} is newer than the jar; testing the jar as built")
@@ -135,7 +135,7 @@ class Chaos:
                   "limits_stretched_by": factor, "runid": self.runid, "cores": os.cpu_count() or 0,
                   "java": (r.stderr.splitlines() or [""])[0].replace('"', ""),
                   "vegeta": ENV.vegeta_version}
-        with open(self.path("params.json"), "w") as f:
+        with open(self._path("params.json"), "w") as f:
             json.dump(params, f, indent=1)
         log(f"results -> {self.out}; app {self.url}, delay service :{self.delay_port}, "
             f"MariaDB :{self.db_port} (data in {self.tmp}/db)")
@@ -143,17 +143,17 @@ class Chaos:
     # ---------------------------------------------------------------------------- the checks
     def run(self):
         p = self.p
-        self.prepare()
-        self.database = Database(self.ps, self.db_port, self.path("logs", "db.log"),
+        self._prepare()
+        self.database = Database(self.ps, self.db_port, self._path("logs", "db.log"),
                                  folder=os.path.join(self.tmp, "db"))
         self.database.start()
-        self.start_delay()
+        self._start_delay()
         self.database.ready()
         sc = table({"DELAY": str(p["DELAY"])})
         self.probe_paths = [sc.request(m, s).path for m in sc.modes for s in ("io", "db")]
         if self.want & {"overload", "hostile", "sigterm"}:
-            self.start_app("first")
-            base = self.save("baseline.json",
+            self._start_app("first")
+            base = self._save("baseline.json",
                              chaos.recover(self.url, self.probe_paths, time.time(), 30, 30))
             if not base["pass"]:
                 raise Fatal(f"before any load, not every probe answers 200: {json.dumps(base)}")
@@ -161,40 +161,40 @@ class Chaos:
             with open(targets, "w") as f:
                 f.write("".join(f"GET {self.url}{x}\n\n" for x in self.probe_paths))
             log(f"warm-up: io and db of every mode, {p['WARMUP']} s at {p['WARMUP_RATE']} req/s")
-            v = self.vegeta("warmup", targets, p["WARMUP_RATE"], p["WARMUP"], "10s")
-            self.vegeta_wait(v, p["WARMUP"] + 15)
-            log(f"warm-up: {figure_line(self.figures('warmup'))}")
+            v = self._vegeta("warmup", targets, p["WARMUP_RATE"], p["WARMUP"], "10s")
+            self._vegeta_wait(v, p["WARMUP"] + 15)
+            log(f"warm-up: {figure_line(self._figures('warmup'))}")
         # hostile first: the overload rounds' backlog (queued delay calls) would blur check 5.2
         if "hostile" in self.want:
-            self.hostile()
+            self._hostile()
         if "overload" in self.want:
-            self.overload(sc)
+            self._overload(sc)
         if "sigterm" in self.want:
-            self.sigterm(sc)
+            self._sigterm(sc)
         if "checkout" in self.want:
-            self.checkout()
+            self._checkout()
         print(file=sys.stderr)
         passed, lines = chaos.summary(self.out)
         print("\n".join(lines))
         log(f"summary: {self.out}/summary.md, {self.out}/summary.json")
         return 1 if self.failed else 0
 
-    def hostile(self):
+    def _hostile(self):
         log("5 hostile: 2,000 idle connections, a reactive cpu flood for "
             f"{self.p['HOSTILE_FLOOD']} s, admission past bench.max-in-flight")
-        hlog = self.path("logs", "hostile.log")
+        hlog = self._path("logs", "hostile.log")
         self.ps.run("hostile", [sys.executable, "-m", "harness.runs.chaos.hostile", "--base",
-                                self.url, "--checks", self.path("checks"), "--flood",
+                                self.url, "--checks", self._path("checks"), "--flood",
                                 str(self.p["HOSTILE_FLOOD"])], log_path=hlog)
         sys.stderr.write("".join("  " + line for line in procs.tail(hlog, 10_000).splitlines(True)))
-        for f in sorted(os.listdir(self.path("checks"))):
+        for f in sorted(os.listdir(self._path("checks"))):
             if re.fullmatch(r"5.-hostile-.*\.json", f):
-                with open(self.path("checks", f)) as fh:
-                    self.verdict(json.load(fh))
+                with open(self._path("checks", f)) as fh:
+                    self._verdict(json.load(fh))
         if not self.app.alive():
             raise Fatal(f"the app died during the hostile-client checks (log: {self.app_log})")
 
-    def overload(self, sc):
+    def _overload(self, sc):
         p = self.p
         for n, m in enumerate(self.a.modes.split(","), 1):
             rate = p[f"RATE_{m.upper()}"]
@@ -204,17 +204,17 @@ class Chaos:
             targets = os.path.join(self.tmp, "overload.targets")
             with open(targets, "w") as f:
                 f.write(f"GET {self.url}{path}\n")
-            v = self.vegeta(f"overload-{m}", targets, rate, p["DURATION"], p["OVERLOAD_TIMEOUT"],
+            v = self._vegeta(f"overload-{m}", targets, rate, p["DURATION"], p["OVERLOAD_TIMEOUT"],
                             "-max-workers", str(p["OVERLOAD_WORKERS"]))
             time.sleep(p["DURATION"])
-            rec = self.save(f"recovery-{m}.json",
+            rec = self._save(f"recovery-{m}.json",
                             chaos.recover(self.url, self.probe_paths, time.time(),
                                           p["RECOVERY_LIMIT"], p["RECOVERY_GIVE_UP"]))
-            self.vegeta_wait(v, 60)
-            load = self.figures(f"overload-{m}")
+            self._vegeta_wait(v, 60)
+            load = self._figures(f"overload-{m}")
             if not self.app.alive():
                 raise Fatal(f"the app died during the {m} overload round (log: {self.app_log})")
-            self.check(f"1{n}-overload-{m}.json", f"1.{n}",
+            self._check(f"1{n}-overload-{m}.json", f"1.{n}",
                        f"overload {m} at {rate} req/s, recovery without restart",
                        rec["pass"], target_rate=rate, load=load, recovery=rec)
             log(f"  load: {figure_line(load)}")
@@ -222,7 +222,7 @@ class Chaos:
                 f"first 200 per probe {rec['first_200_s']}; still failing {rec['still_failing']}; "
                 f"confirmation {rec['confirm']}")
 
-    def sigterm(self, sc):
+    def _sigterm(self, sc):
         p = self.p
         path = sc.request("virtual", "io").path
         log(f"2 sigterm: GET {path} at {p['SIGTERM_RATE']} req/s, "
@@ -230,7 +230,7 @@ class Chaos:
         targets = os.path.join(self.tmp, "sigterm.targets")
         with open(targets, "w") as f:
             f.write(f"GET {self.url}{path}\n")
-        v = self.vegeta("sigterm", targets, p["SIGTERM_RATE"],
+        v = self._vegeta("sigterm", targets, p["SIGTERM_RATE"],
                         p["SIGTERM_AFTER"] + p["SIGTERM_LIMIT"] + 20, "20s")
         time.sleep(p["SIGTERM_AFTER"])
         t0 = time.monotonic()
@@ -243,8 +243,8 @@ class Chaos:
             self.ps.stop(self.app, signal.SIGKILL)
             app_rc = self.app.popen.returncode
         self.ps.forget(self.app)
-        self.vegeta_wait(v, 0)
-        load = self.figures("sigterm")
+        self._vegeta_wait(v, 0)
+        load = self._figures("sigterm")
         exit_s = round(exit_ms / 1000, 2)
         # the app's word on its shutdown: a timed-out graceful phase waited quarkus.shutdown.timeout
         app_log = procs.tail(self.app_log, 100_000)
@@ -260,20 +260,20 @@ class Chaos:
                 "quarkus.shutdown.timeout: a shutdown listener never reported done "
                 "(quarkus-jackson 3.30.5/3.30.6, quarkusio/quarkus#51915, fixed in 3.30.7)")
         log(f"  load: {figure_line(load)}")
-        self.check("2-sigterm.json", 2, f"SIGTERM under load, exit within {p['SIGTERM_LIMIT']} s",
+        self._check("2-sigterm.json", 2, f"SIGTERM under load, exit within {p['SIGTERM_LIMIT']} s",
                    ok, exit_s=exit_s, limit_s=p["SIGTERM_LIMIT"], exit_code=app_rc,
                    killed_after_s=give_up if killed else None,
                    quarkus_stopped_in_s=float(stopped[-1]) if stopped else None,
                    graceful_phase_timed_out=timed_out, load=load)
         self.app = None
 
-    def checkout_records(self):
+    def _checkout_records(self):
         """The checkout results and the orders in the database, into raw/ -> (results, rows)."""
-        results = self.path("raw", "checkout.results.json")
+        results = self._path("raw", "checkout.results.json")
         with open(results, "w") as f:
-            f.write(self.vegeta_drv.encode(self.path("raw", "checkout.bin"), "json") or "")
+            f.write(self.vegeta_drv.encode(self._path("raw", "checkout.bin"), "json") or "")
         time.sleep(1)   # a request that got no answer may still commit: a moment before reading
-        rows = self.path("raw", "checkout.db-rows.tsv")
+        rows = self._path("raw", "checkout.db-rows.tsv")
         with open(rows, "w") as f:
             r = subprocess.run([self.mariadb, "--no-defaults", "--protocol=tcp", "-h127.0.0.1",
                                 f"-P{self.db_port}", "-ubench", "-pbench", "bench", "-N", "-B",
@@ -283,7 +283,7 @@ class Chaos:
             raise Fatal(f"could not read the orders table with {self.mariadb}")
         return results, rows
 
-    def db_outage(self, db_paths, t_delay_back):
+    def _db_outage(self, db_paths, t_delay_back):
         """The checkout run's database outage -> (its smoke test, when it was back, its ms)."""
         p = self.p
         sleep_until(t_delay_back, p["CHECKOUT_GAP"])
@@ -291,7 +291,7 @@ class Chaos:
         self.database.stop()
         t_down = time.time()
         log(f"  database stopped (load/db.sh stop took {round((t_down - t_stop) * 1000)} ms)")
-        smoke_db = self.save("smoke-db-down.json",
+        smoke_db = self._save("smoke-db-down.json",
                              chaos.smoke(self.url, db_paths, 503, p["DB_DOWN_LIMIT"]))
         sleep_until(t_down, p["OUTAGE"])
         if self.database.restart():
@@ -301,27 +301,27 @@ class Chaos:
         log(f"  database answers again, {db_outage_ms} ms after it stopped")
         return smoke_db, db_back, db_outage_ms
 
-    def checkout_warmup(self, paths, rate):
+    def _checkout_warmup(self, paths, rate):
         # customers chaoswarm-<runid>-<n>: never matched by LIKE 'chaos-<runid>-%'
         p, targets = self.p, os.path.join(self.tmp, "checkout-warm.targets")
         chaos.write_targets(self.url, paths, self.runid, rate * p["CHECKOUT_WARMUP"], targets,
                             "chaoswarm")
-        v = self.vegeta("checkout-warmup", targets, rate, p["CHECKOUT_WARMUP"],
+        v = self._vegeta("checkout-warmup", targets, rate, p["CHECKOUT_WARMUP"],
                         p["CHECKOUT_TIMEOUT"], "-format", "json")
-        self.vegeta_wait(v, p["CHECKOUT_WARMUP"] + 30)
+        self._vegeta_wait(v, p["CHECKOUT_WARMUP"] + 30)
         log(f"3 checkout warm-up ({p['CHECKOUT_WARMUP']} s, not counted): "
-            f"{figure_line(self.figures('checkout-warmup'))}")
+            f"{figure_line(self._figures('checkout-warmup'))}")
 
-    def checkout(self):
+    def _checkout(self):
         p = self.p
         if self.app is not None and self.app.alive():
             self.ps.stop(self.app, grace_s=15)
-        self.start_app("checkout")
+        self._start_app("checkout")
         sc = table({"DELAY": str(p["DELAY"])})
         paths = [f"{m}={sc.request(m, 'checkout').path}" for m in sc.modes]   # MODE=PATH items
         rate = p["CHECKOUT_RATE"]
         if p["CHECKOUT_WARMUP"] > 0:
-            self.checkout_warmup(paths, rate)
+            self._checkout_warmup(paths, rate)
         # enough distinct targets for the longest possible timeline; Vegeta stops after the tail
         max_s = (p["CHECKOUT_LEAD"] + p["OUTAGE"] + 60 + p["CHECKOUT_GAP"] + 30 + p["OUTAGE"] + 60
                  + p["CHECKOUT_TAIL"])
@@ -331,7 +331,7 @@ class Chaos:
             f"customers chaos-{self.runid}-<n>; delay service down after {p['CHECKOUT_LEAD']} s, "
             f"database down {p['CHECKOUT_GAP']} s after it is back, {p['OUTAGE']} s each, "
             f"load ends {p['CHECKOUT_TAIL']} s after")
-        v = self.vegeta("checkout", targets, rate, max_s, p["CHECKOUT_TIMEOUT"], "-format", "json")
+        v = self._vegeta("checkout", targets, rate, max_s, p["CHECKOUT_TIMEOUT"], "-format", "json")
         t_run = time.time()
         sleep_until(t_run, p["CHECKOUT_LEAD"])
         self.ps.stop(self.delay, signal.SIGKILL)
@@ -339,30 +339,30 @@ class Chaos:
         log("  delay service killed")
         io_paths = [sc.request(m, "io").path for m in sc.modes]
         db_paths = [sc.request(m, "db").path for m in sc.modes]
-        smoke_delay = self.save("smoke-delay-down.json", chaos.smoke(self.url, io_paths, 502, 1))
+        smoke_delay = self._save("smoke-delay-down.json", chaos.smoke(self.url, io_paths, 502, 1))
         sleep_until(t_down, p["OUTAGE"])
-        self.start_delay()
+        self._start_delay()
         t_delay_back = time.time()
         delay_outage_ms = round((t_delay_back - t_down) * 1000)
         log(f"  delay service answers again, {delay_outage_ms} ms after the kill")
-        smoke_db, db_back, db_outage_ms = self.db_outage(db_paths, t_delay_back)
+        smoke_db, db_back, db_outage_ms = self._db_outage(db_paths, t_delay_back)
         sleep_until(db_back, p["CHECKOUT_TAIL"])
-        self.vegeta_wait(v, 0, 90)   # stop sending; the requests in flight still get their answers
+        self._vegeta_wait(v, 0, 90)   # stop sending; the requests in flight still get their answers
         run_s = round(time.time() - t_run, 1)
-        load = self.figures("checkout")
-        results, rows = self.checkout_records()
-        books = self.save("checkout.verify.json", chaos.verify(
-            results, self.url, rows, db_back, self.path("raw", "checkout.timeline.csv")))
+        load = self._figures("checkout")
+        results, rows = self._checkout_records()
+        books = self._save("checkout.verify.json", chaos.verify(
+            results, self.url, rows, db_back, self._path("raw", "checkout.timeline.csv")))
         log(f"  load: {figure_line(load)}")
         log(f"  books: {books_line(books)}")
         log(f"  per second: {self.out}/raw/checkout.timeline.csv")
-        self.check("3-checkout.json", 3,
+        self._check("3-checkout.json", 3,
                    "nothing lost: checkout through delay and database outages", books["pass"],
                    run_s=run_s, delay_outage_s=round(delay_outage_ms / 1000, 1),
                    db_outage_s=round(db_outage_ms / 1000, 1), books=books, load=load)
         log(f"  delay down: {json.dumps(smoke_delay)}")
         log(f"  database down: {json.dumps(smoke_db)}")
-        self.check("4-outage-smoke.json", 4, "outage answers: delay down -> 502 within 1 s, "
+        self._check("4-outage-smoke.json", 4, "outage answers: delay down -> 502 within 1 s, "
                    f"database down -> 503 within {p['DB_DOWN_LIMIT']} s",
                    smoke_delay["pass"] and smoke_db["pass"], delay_down=smoke_delay,
                    db_down=smoke_db)
