@@ -182,6 +182,9 @@ def advise_parser():
     p.add_argument("--workload", action="append", help="calls=N,fanout=N,queries=N,cpu=N,"
                    "insert=0|1,delay=MS (repeat it to ask several)")
     p.add_argument("--rate", help="requests per second")
+    p.add_argument("--settings", "--workload-file", dest="settings", metavar="FILE",
+                   type=options.settings_file, help="compare's TOML settings file: its workload, "
+                   "rates (each answered) and modes; the flags win over it")
     p.add_argument("--calibration", help="a calibration.json [load/results/calibration.json, "
                    "else the committed docs/results/calibrate-2026-12-07/calibration.json]")
     p.add_argument("--modes", help="comma-separated series "

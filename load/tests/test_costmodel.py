@@ -215,6 +215,25 @@ def test_a_bad_number_or_series_is_a_clear_error_before_anything_starts(command,
         (advise if command == "advise" else calibrate).run(args)
 
 
+def test_advise_reads_the_workload_file_compare_reads(tmp_path, capsys):
+    """compare's --workload-file (the shape, the rates, the modes, kept in a user's repository) asks advise too: one
+    answer per rate, the same as asked with the flags; a flag wins over the file."""
+    from harness import cli
+    path = tmp_path / "w.toml"
+    path.write_text('workload = "calls=3,delay=50,queries=2"\nrates = [800, 1200]\nmodes = ["virtual", "reactive"]\n')
+
+    def ask(*argv):
+        assert advise.run(cli.advise_parser().parse([*argv, "--json", "--calibration", advice.COMMITTED])) == 0
+        return json.loads(capsys.readouterr().out)
+
+    doc = ask("--workload-file", str(path))
+    assert list(doc) == [f"delay=50, calls=3, queries=2 at {r} req/s" for r in (800, 1200)]
+    for r in (800, 1200):
+        flags = ask("--workload", "calls=3,delay=50,queries=2", "--rate", str(r), "--modes", "virtual,reactive")
+        assert doc[f"delay=50, calls=3, queries=2 at {r} req/s"] == flags
+    assert set(ask("--workload-file", str(path), "--rate", "500")["modes"]) == {"virtual", "reactive"}
+
+
 def test_advise_answers_from_a_calibration_file(tmp_path, capsys):
     trials = synthetic(series="reactive") + synthetic(series="worker", seed=2)
     cal = Calibration({"cores": 2, "cpu": "test"}, {x: costmodel.fit_series(x, [t for t in trials if t.series == x],

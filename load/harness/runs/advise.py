@@ -42,27 +42,30 @@ BELOW_SHARES = (0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2)
 
 
 def run(args):
+    """The answer for each workload at each rate (the flags, else the settings file's)."""
     cal = Calibration.read(calibration_path(args.calibration))
-    series = tuple(x for x in (args.modes or "").split(",") if x)
+    series = options.csv(options.flag(args, "modes"))
     unknown = [x for x in series if x not in cal.series]
     if unknown:
         raise Fatal(f"--modes: {', '.join(unknown)} not in the calibration "
                     f"({', '.join(cal.series)})")
     params = workload_params(cal)
-    shapes = [parse_shape(w, params) for w in args.workload or ()]
+    given = args.workload or [w for w in [options.flag(args, "workload")] if w]
+    shapes = [parse_shape(w, params) for w in given]
     if not shapes:
         raise Fatal("--workload SHAPE is needed, e.g. --workload 'calls=3,delay=50,queries=2'")
-    if args.rate is None and not args.verify:
+    rates = ((options.positive(args, "rate", 0, "a positive number"),) if args.rate is not None
+             else options.ints(options.flag(args, "rates"), "rates"))
+    if not rates and not args.verify:
         raise Fatal("--rate REQ_PER_S is needed (a positive number)")
-    rate = 0.0 if args.rate is None else options.positive(args, "rate", 0, "a positive number")
     if args.verify:
         return verify(args, cal, shapes, series or ("virtual", "worker", "reactive"))
     f = cal.facts
     elsewhere, aged = other_machine(f), other_day(f)
     answers = {}
-    for sh in shapes:
+    for sh, rate in ((sh, r) for sh in shapes for r in rates):
         preds = predictions(cal, sh, rate, series)
-        answers[label(sh)] = preds
+        answers[label(sh) if len(rates) == 1 else f"{label(sh)} at {rate:g} req/s"] = preds
         if not args.json:
             print(f"Workload: {label(sh)} at {rate:g} req/s (calibrated on {f.get('cpu')}, "
                   f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals)\n")
