@@ -32,7 +32,8 @@ SET_ONLY = {
     "warmup": "the warm-up's ramp per app, discarded, Go duration "
               "[10s; --quick 1s, interleaved 2s]",
     "warmup_max": "after the ramp the warm-up goes on while the JIT threads use more than "
-                  "warmup_jit_pct of a core, up to this many seconds in all [45; --quick 0]",
+                  "warmup_jit_pct of a core, up to this many seconds in all "
+                  "[45; --workload 150; --quick 0]",
     "warmup_jit_pct": "see warmup_max [5]",
     "warmup_scale": "the warm-up's peak per scenario, in % of its lowest default rate [100]",
     "ramp_in": "each Vegeta step sends this long more; its requests are left out of the "

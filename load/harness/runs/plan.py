@@ -205,9 +205,12 @@ def settings(args, rng=random):
     if s.quick:
         s.duration, s.warmup = "1s", "1s"
     s.reuse = bool(s.quick if reuse is None else reuse)
-    s.warmup_max_s = whole(args, "warmup_max", "0" if s.quick else "45")
     # a workload: its scenario unless told
     s.scenarios = csv(args.scenario) or shaped(env) or s.scenarios
+    # a workload is set beside advise, whose calibration measured compiled code: after 45 s the
+    # JIT still took 25-41 % of a core and CPU per request 17-34 % more (docs/advise.md, 2026-12-07)
+    s.warmup_max_s = whole(args, "warmup_max", "0" if s.quick else
+                           "150" if "workload" in s.scenarios else "45")
     s.modes = csv(flag(args, "modes")) or s.modes
     s.rates = ints(flag(args, "rates"), "rates") or s.rates
     s.conc = ints(flag(args, "concurrency"), "concurrency") or s.conc
