@@ -54,7 +54,7 @@ def run(args):
     shapes = [parse_shape(w, params) for w in given]
     if not shapes:
         raise Fatal("--workload SHAPE is needed, e.g. --workload 'calls=3,delay=50,queries=2'")
-    rates = ((options.positive(args, "rate", 0, "a positive number"),) if args.rate is not None
+    rates = ((options.positive(args, "rate", 0),) if args.rate is not None
              else options.ints(options.flag(args, "rates"), "rates"))
     if not rates and not args.verify:
         raise Fatal("--rate REQ_PER_S is needed (a positive number)")
