@@ -264,6 +264,14 @@ def test_cut_target_fails_when_the_socket_client_saves_nothing():
     assert len(cut) == 1 and cut[0]["verdict"] == "FAIL" and cut[0]["rate"] == 2500.0
 
 
+def test_a_run_without_the_aa_pair_shows_no_aa_row():
+    """--aa none: no A/A series ran, so no A/A entry (it stood as INCONCLUSIVE "too few blocks" in every report)."""
+    recs = [r for r in simulate(8, {"virtual": 1.10}, seed=5) if r["series"] != "reactive-aa"]
+    res = run(recs)
+    assert res["verdicts"] and not [e for e in res["verdicts"] if e["aa"]]
+    assert any(e["target"] == "virtual CPU ms/req <= 1.2 x reactive" for e in res["verdicts"])
+
+
 def test_aa_left_alone_is_not_flagged_in_95_percent_of_runs():
     """Sixteen A/A intervals per run (4 rates x 4 metrics), no true difference: the family-wise check raises the
     alarm in at most 5 % of runs (3 SE), where a per-interval check would in about half of them."""

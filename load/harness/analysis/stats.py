@@ -254,6 +254,10 @@ def _aa_verdicts(records, steps, aa_pairs, level, method, seed, cannot_decide):
     out, aa_entries, aa_ivs = [], [], []
     for a, b in aa_pairs:
         for scenario, rate in steps:
+            present = {r["series"] for r in records
+                       if r["scenario"] == scenario and float(r["rate"]) == rate}
+            if a not in present or b not in present:   # a run without the A/A (--aa none)
+                continue
             for metric in METRICS:
                 p = pair(records, a, b, scenario, rate, metric)
                 if p.blocks or p.missing or p.dropped:
