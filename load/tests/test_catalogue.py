@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from harness import cli
-from harness.infra import catalogue, targets
+from harness.infra import catalogue, shape, targets
 from harness.infra.errors import Fatal
 from harness.runs import options
 
@@ -77,6 +77,22 @@ def test_bounds_and_choices_as_the_app_lists_them():
     p = {x.name: x for x in catalogue.table().params_of["io"]}
     assert (p["delay"].min, p["delay"].max, p["calls"].default) == (0, 10000, "1")
     assert catalogue.table().params_of["pinning"][1].choices == ("synchronized", "reentrant")
+    # beyond the bounds, what a request must fit: the deadline, and a mode's own lower max
+    w = {x.name: x for x in catalogue.table().params_of["workload"]}
+    assert w["cpu"].by_mode == (("reactive", 100000),) and w["delay"].by_mode == ()
+    assert catalogue.table().deadline_ms["workload"] == 20000
+
+
+def test_refusals_are_the_apps_rules():
+    """calls x delay (+ delay when it fans out) against the deadline, every mode; a mode's own max, that mode."""
+    ps = catalogue.table().params_of["workload"]
+    sh = {"delay": 100, "calls": 200, "fanout": 0, "queries": 0, "cpu": 0, "insert": 0}
+    assert shape.refusals(sh, ("virtual", "reactive"), ps, 20000) == {}
+    assert shape.planned_wait_ms({**sh, "fanout": 3}) == 20100
+    no = shape.refusals({**sh, "fanout": 3, "cpu": 100001}, ("virtual+socket", "reactive-aa"), ps, 20000)
+    assert set(no) == {"virtual+socket", "reactive-aa"} and "20100 ms" in no["virtual+socket"]
+    assert "cpu must be at most 100000 in reactive mode" in no["reactive-aa"]
+    assert shape.refusals({**sh, "calls": 999}, ("worker",), ps, None) == {}   # a deadline not told
 
 
 def test_a_new_scenario_or_series_needs_no_change_here(tmp_path, scenario_catalogue):
@@ -200,13 +216,13 @@ def workload():
 
 
 def test_a_workload_shape_in_the_catalogues_order():
-    w = catalogue.Shape.of(" queries = 2 & calls=3,, delay=50 ", workload())
+    w = shape.Shape.of(" queries = 2 & calls=3,, delay=50 ", workload())
     assert w.items == (("delay", 50), ("calls", 3), ("queries", 2))
     assert w.text == "delay=50,calls=3,queries=2"
     assert w.as_dict() == {"delay": 50, "calls": 3, "fanout": 0, "queries": 2, "cpu": 0, "insert": 0}
     assert w.query == "delay=50&calls=3&fanout=0&queries=2&cpu=0&insert=0"
-    assert catalogue.Shape.of("calls=3,delay=100,insert=0,cpu=1", workload()).label == "calls=3, cpu=1"
-    assert catalogue.Shape.of(w.text, workload()) == w
+    assert shape.Shape.of("calls=3,delay=100,insert=0,cpu=1", workload()).label == "calls=3, cpu=1"
+    assert shape.Shape.of(w.text, workload()) == w
     assert catalogue.shaped({"WORKLOAD": w.text, "DELAY": "5"}) == ("workload",) and catalogue.shaped({}) == ()
 
 
@@ -223,7 +239,7 @@ def test_a_workload_shape_in_the_catalogues_order():
 ])
 def test_a_bad_workload_names_its_item(text, message):
     with pytest.raises(Fatal, match=message):
-        catalogue.Shape.of(text, workload())
+        shape.Shape.of(text, workload())
 
 
 def test_a_workloads_request_takes_its_shape_then_delay_then_the_defaults():

@@ -234,6 +234,30 @@ def test_advise_reads_the_workload_file_compare_reads(tmp_path, capsys):
     assert set(ask("--workload-file", str(path), "--rate", "500")["modes"]) == {"virtual", "reactive"}
 
 
+def test_advise_names_the_modes_the_app_would_refuse_and_predicts_the_rest(capsys):
+    """A shape the calibrated app answers with 400 (its deadline; reactive's CPU kernel on the event loop), read from
+    the calibration (its settings, for one made before the catalogue told them), gets no figures there: the mode is
+    named with the app's reason; refused everywhere, or in a mode --verify would measure, it is an error."""
+    from harness import cli
+
+    def ask(*argv):
+        return advise.run(cli.advise_parser().parse([*argv, "--calibration", advice.COMMITTED]))
+
+    assert ask("--workload", "cpu=200000,delay=5", "--rate", "100", "--json") == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc["refused"]) == {"reactive"} and "at most 100000 in reactive mode" in doc["refused"]["reactive"]
+    assert "reactive" not in doc["modes"] and {"virtual", "worker"} <= set(doc["modes"])
+    assert ask("--workload", "cpu=200000,delay=5", "--rate", "100") == 0
+    assert "reactive: not predicted, the app refuses this workload there (400)" in capsys.readouterr().out
+    for argv in (("--workload", "calls=999,delay=50", "--rate", "800"),
+                 ("--workload", "cpu=200000,delay=5", "--rate", "100", "--modes", "reactive"),
+                 ("--workload", "cpu=200000,delay=5", "--verify")):
+        with pytest.raises(Fatal, match="the app refuses"):
+            ask(*argv)
+    assert ask("--workload", "calls=400,delay=50", "--rate", "10", "--json") == 0   # 20,000 ms: fits
+    assert json.loads(capsys.readouterr().out)["refused"] == {}
+
+
 def test_advise_answers_from_a_calibration_file(tmp_path, capsys):
     trials = synthetic(series="reactive") + synthetic(series="worker", seed=2)
     cal = Calibration({"cores": 2, "cpu": "test"}, {x: costmodel.fit_series(x, [t for t in trials if t.series == x],

@@ -49,6 +49,24 @@ def test_a_workload_run_lets_the_jit_finish_longer():
     assert settings("--workload", "calls=2", "--set", "warmup-max=60").warmup_max_s == 60
 
 
+@pytest.mark.parametrize("argv, says", [
+    (("--workload", "calls=999,delay=50"),
+     "in every mode asked: it would wait 49950 ms for the delay service, more than the request deadline of 20000 ms"),
+    (("--workload", "cpu=200000,delay=5", "--modes", "virtual,worker,reactive"),
+     "in reactive: cpu must be at most 100000 in reactive mode, got 200000"),
+])
+def test_a_workload_the_app_would_refuse_is_an_error_before_anything_starts(argv, says):
+    """A shape the app answers with 400 (its request deadline, reactive's CPU kernel on the event loop: GET
+    /scenarios' deadlineMs and maxByMode) is named at once, not measured for 20 minutes as refusals."""
+    with pytest.raises(plan.Fatal, match=says):
+        settings(*argv)
+    if "reactive" in argv[-1]:
+        with pytest.raises(plan.Fatal, match="measure the others with --modes virtual,worker"):
+            settings(*argv)
+        assert settings("--workload", "cpu=200000,delay=5", "--modes", "virtual,worker").modes == ("virtual", "worker")
+    assert settings("--workload", "calls=400,delay=50").scenarios == ("workload",)   # 20,000 ms fits
+
+
 def test_rotation_moves_the_first_series_to_the_end():
     s = settings("--set", "rotate=1", "--aa", "none", "--modes", "virtual,worker")
     assert plan.mode_order(s) == ["worker", "virtual"]

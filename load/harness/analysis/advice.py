@@ -3,12 +3,14 @@ the app's bounds, each series' prediction, the table and the recommendation (doc
 from __future__ import annotations
 
 import os
+import re
 import statistics
 from datetime import UTC, datetime
 
 from harness.analysis import costmodel
 from harness.infra import catalogue
 from harness.infra.errors import Fatal
+from harness.infra.shape import Shape
 from harness.infra.tools import LOAD_DIR, ROOT
 from harness.sampling.machine import cpu_model
 
@@ -19,22 +21,38 @@ COMMITTED = os.path.join(ROOT, "docs", "results", "calibrate-2026-12-07", "calib
 
 
 def workload_params(cal=None):
-    """The workload's parameters and bounds: the calibrated app's catalogue, else the built one."""
+    """The workload's parameters and bounds: the calibrated app's catalogue, else the built one.
+    A calibration older than the catalogue's maxByMode (2026-12-07) has the reactive mode's CPU
+    kernel bound in its app's settings (bench.max-n-event-loop)."""
     saved = cal.facts.get("workload_params") if cal else None
-    if saved:
-        return tuple(catalogue.Param(**{**p, "choices": tuple(p["choices"])}) for p in saved)
-    return catalogue.table().params_of[SCENARIO]
+    if not saved:
+        return catalogue.table().params_of[SCENARIO]
+    loop = (cal.facts.get("settings") or {}).get("bench.max-n-event-loop")
+    old = [("reactive", int(loop))] if str(loop).isdigit() else []
+    return tuple(catalogue.Param(**{**p, "choices": tuple(p["choices"]), "by_mode": tuple(
+        map(tuple, p["by_mode"] if "by_mode" in p else old if p["name"] == "cpu" else ()))})
+        for p in saved)
+
+
+def deadline_ms(cal):
+    """The calibrated app's request deadline in ms (calibrate keeps the catalogue's; before
+    2026-12-07 its settings' bench.request-deadline, '20s'); None when neither tells it."""
+    if cal.facts.get("workload_deadline_ms"):
+        return cal.facts["workload_deadline_ms"]
+    m = re.fullmatch(r"([0-9]+)(ms|s)", str((cal.facts.get("settings") or {})
+                                           .get("bench.request-deadline", "")))
+    return int(m.group(1)) * (1 if m.group(2) == "ms" else 1000) if m else None
 
 
 def parse_shape(text, params=None):
-    """'calls=3,delay=50' -> every item of the shape (catalogue.Shape: app defaults and bounds)."""
-    return catalogue.Shape.of(text, params or workload_params()).as_dict()
+    """'calls=3,delay=50' -> every item of the shape (shape.Shape: app defaults and bounds)."""
+    return Shape.of(text, params or workload_params()).as_dict()
 
 
 def label(shape, params=None):
     """The items of SHAPE (a dict) that are not their defaults: 'delay=50, calls=3'."""
     text = ",".join(f"{k}={v}" for k, v in shape.items())
-    return (catalogue.Shape.of(text, params or workload_params()).label
+    return (Shape.of(text, params or workload_params()).label
             or "nothing (every item 0)")
 
 

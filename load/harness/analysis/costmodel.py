@@ -33,6 +33,7 @@ from harness.analysis.costrecords import (
     sweep_ceiling,
 )
 from harness.infra.errors import Fatal
+from harness.infra.shape import planned_wait_ms
 
 # the shape's items, in the catalogue's order (GET /scenarios, workload)
 SHAPE_KEYS = ("delay", "calls", "fanout", "queries", "cpu", "insert")
@@ -113,7 +114,7 @@ def busy_share(m, shape, rate, ncores):
 
 def waited_ms(shape):
     """The delay service's wait in a request: sequential calls, then the concurrent ones at once."""
-    return shape["delay"] * (shape["calls"] + (1 if shape["fanout"] else 0))
+    return planned_wait_ms(shape)
 
 
 @dataclass

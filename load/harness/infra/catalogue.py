@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from harness.infra import procs
 from harness.infra.errors import Fatal
+from harness.infra.shape import Shape, refuse
 from harness.infra.tools import JAR, ROOT, ensure_jar, java_home, native_runner
 
 CACHE = os.path.join(ROOT, "target", "vtvr-catalogue.json")
@@ -81,62 +82,8 @@ class Param:
     min: int | None
     max: int | None
     choices: tuple
-
-
-@dataclass(frozen=True)
-class Shape:
-    """A workload: whole numbers for some of a scenario's parameters. ITEMS the named ones in the
-    catalogue's order, PARAMS the scenario's (Param, ...), whose defaults fill the rest."""
-    items: tuple    # ((name, int), ...)
-    params: tuple
-
-    @classmethod
-    def of(cls, text, params):
-        """The Shape of TEXT ('calls=3,delay=50': commas or & between items, spaces allowed) for a
-        scenario with PARAMS; Fatal naming the bad item: an unknown name, a name twice, a value not
-        a whole number or outside the catalogue's min..max."""
-        known, given = [p.name for p in params], {}
-        for item in filter(None, (x.strip() for x in re.split(r"[,&]", text))):
-            name, eq, value = (x.strip() for x in item.partition("="))
-            p = next((p for p in params if p.name == name), None)
-            if p is None or not eq:
-                raise Fatal(f"workload: unknown item '{item}' "
-                            f"(NAME=VALUE, NAME one of: {', '.join(known)})")
-            if not re.fullmatch(r"-?[0-9]+", value):
-                raise Fatal(f"workload: '{item}': '{value}' is not a whole number")
-            if ((p.min is not None and int(value) < p.min)
-                    or (p.max is not None and int(value) > p.max)):
-                raise Fatal(f"workload: '{item}': {name} lies in {p.min}.."
-                            f"{'' if p.max is None else p.max} (the app's bounds, GET /scenarios)")
-            if name in given:
-                raise Fatal(f"workload: '{item}': {name} given twice")
-            given[name] = int(value)
-        if not given:
-            raise Fatal(f"workload '{text}' names nothing "
-                        f"(NAME=VALUE, NAME one of: {', '.join(known)})")
-        return cls(tuple((n, given[n]) for n in known if n in given), tuple(params))
-
-    @property
-    def text(self):
-        """The canonical text: the named items in the catalogue's order, 'delay=50,calls=3'."""
-        return ",".join(f"{n}={v}" for n, v in self.items)
-
-    def as_dict(self):
-        """Every parameter's value: the named ones, the defaults for the rest."""
-        named = dict(self.items)
-        return {p.name: named.get(p.name, int(p.default)) for p in self.params}
-
-    @property
-    def query(self):
-        """The request's query string, every parameter: 'delay=50&calls=3&fanout=0&...'."""
-        return "&".join(f"{n}={v}" for n, v in self.as_dict().items())
-
-    @property
-    def label(self):
-        """The items that differ from the defaults, as a title shows them: 'delay=50, calls=3'."""
-        named = dict(self.items)
-        return ", ".join(f"{p.name}={named[p.name]}" for p in self.params
-                         if p.name in named and str(named[p.name]) != p.default)
+    by_mode: tuple = ()   # ((mode, max), ...): a lower max in those modes (reactive: the CPU kernel
+                          # runs on the event loop, bench.max-n-event-loop)
 
 
 def shaped(params):
@@ -155,6 +102,7 @@ class Table:
     requests: dict   # (series, scenario) -> Request
     params_of: dict  # scenario -> (Param, ...)
     kinds: dict      # series -> kind: mode, floor, ladder, or one of OWN_PROCESS (its process)
+    deadline_ms: dict = None   # scenario -> the request deadline (bench.request-deadline), if told
 
     def modes_for(self, scenario):
         return tuple(m for m in self.modes if (m, scenario) in self.requests)
@@ -179,6 +127,13 @@ class Table:
             raise Fatal(f"{env}: the app has no {scenario} scenario; "
                         "rebuild it (./mvnw -B -q package -DskipTests)")
         return Shape.of(str(text), self.params_of[scenario])
+
+    def refuse(self, text, series):
+        """shape.refuse of the workload TEXT (None: its defaults) in SERIES by this app's rules (its
+        deadline, its modes' own bounds): Fatal when it would answer 400 in any of them."""
+        ps = self.params_of[SHAPES["WORKLOAD"]]
+        sh = Shape.of(text, ps).as_dict() if text else {p.name: int(p.default) for p in ps}
+        return refuse(sh, series, ps, (self.deadline_ms or {}).get(SHAPES["WORKLOAD"]))
 
     def canonical(self, params):
         """PARAMS (env name -> value) with each shape as its canonical Shape.text."""
@@ -329,13 +284,14 @@ def catalogue():
 
 def build(entries, overrides):
     """The Table of the catalogue ENTRIES with the scenario parameters OVERRIDES (env -> value)."""
-    scenarios, series, kinds, requests, params_of = [], [], {}, {}, {}
+    scenarios, series, kinds, requests, params_of, deadline = [], [], {}, {}, {}, {}
     for e in entries:
         if "series" not in e or "status" not in e:
             raise Fatal("the app's GET /scenarios has no 'series' and 'status': an app older than "
                         "this harness (rebuild it: ./mvnw -B -q package -DskipTests)")
         ps = tuple(Param(p["name"], p.get("defaultValue"), p.get("min"), p.get("max"),
-                         tuple(p.get("choices") or ())) for p in e["params"])
+                         tuple(p.get("choices") or ()),
+                         tuple(sorted((p.get("maxByMode") or {}).items()))) for p in e["params"])
         if (any(p.default is None and env_of(e["name"], p.name) is None for p in ps)
                 or "{" in e["path"]):
             # needs a value the harness has no name for (an order id): not a load scenario
@@ -348,6 +304,7 @@ def build(entries, overrides):
         for name, fixed in variants:
             scenarios.append(name)
             params_of[name] = ps
+            deadline[name] = e.get("deadlineMs")
             query = []
             for p in ps:
                 env = env_of(e["name"], p.name)
@@ -364,7 +321,7 @@ def build(entries, overrides):
     of = lambda kind: tuple(s for s in series if kinds[s] == kind)   # noqa: E731
     own = tuple(s for s in series if kinds[s] in OWN_PROCESS)
     return Table(tuple(scenarios), of("mode"), of("ladder"), tuple(series), own, requests,
-                 params_of, kinds)
+                 params_of, kinds, deadline)
 
 
 @functools.cache

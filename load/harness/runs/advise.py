@@ -16,6 +16,7 @@ from harness.analysis.advice import (
     CEILING_WITHIN,
     CPU_WITHIN,
     calibration_path,
+    deadline_ms,
     error_at_speed,
     label,
     other_day,
@@ -30,6 +31,7 @@ from harness.analysis.advice import (
 from harness.analysis.costmodel import Calibration
 from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, log
+from harness.infra.shape import refuse
 from harness.infra.tools import LOAD_DIR
 from harness.runs import options
 
@@ -58,30 +60,44 @@ def run(args):
              else options.ints(options.flag(args, "rates"), "rates"))
     if not rates and not args.verify:
         raise Fatal("--rate REQ_PER_S is needed (a positive number)")
+    wanted = series or (("virtual", "worker", "reactive") if args.verify else tuple(cal.series))
+    # --verify would measure the app's 400 answers: an error in any series
+    refused = {label(sh): refused_by(cal, sh, wanted, not args.verify) for sh in shapes}
     if args.verify:
-        return verify(args, cal, shapes, series or ("virtual", "worker", "reactive"))
+        return verify(args, cal, shapes, wanted)
     f = cal.facts
     elsewhere, aged = other_machine(f), other_day(f)
     answers = {}
     for sh, rate in ((sh, r) for sh in shapes for r in rates):
-        preds = predictions(cal, sh, rate, series)
-        answers[label(sh) if len(rates) == 1 else f"{label(sh)} at {rate:g} req/s"] = preds
+        no = refused[label(sh)]
+        preds = predictions(cal, sh, rate, [x for x in wanted if x not in no])
+        answers[label(sh) if len(rates) == 1 else f"{label(sh)} at {rate:g} req/s"] = (preds, no)
         if not args.json:
             print(f"Workload: {label(sh)} at {rate:g} req/s (calibrated on {f.get('cpu')}, "
                   f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals)\n")
-            print(recommend(preds, rate, sh) + "\n")   # the answer first, then its figures
-            print(table(preds) + "\n")
+            for x, why in no.items():   # before any figure: nothing is predicted for it
+                print(f"{x}: not predicted, the app refuses this workload there (400): {why}\n")
+            if preds:
+                print(recommend(preds, rate, sh) + "\n")   # the answer first, then its figures
+                print(table(preds) + "\n")
             for note in (elsewhere, aged):
                 if note:
                     print(note + "\n")
     if args.json:
         one = len(answers) == 1
-        doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()},
+        doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()}, "refused": no,
                      "other_machine": elsewhere or None, "other_day": aged or None}
-               for lab, preds in answers.items()}
+               for lab, (preds, no) in answers.items()}
         json.dump(next(iter(doc.values())) if one else doc, sys.stdout, indent=1)
         print()
     return 0
+
+
+def refused_by(cal, shape, series, allow_some=True):
+    """{series: why} for those of SERIES whose calibrated app refuses SHAPE with 400 (its deadline,
+    its modes' own bounds: shape.refuse); Fatal when every one does (any: ALLOW_SOME=False)."""
+    return refuse(shape, series, workload_params(cal), deadline_ms(cal), allow_some,
+                  f"workload {label(shape)}")
 
 
 def verify(args, cal, shapes, series):

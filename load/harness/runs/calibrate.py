@@ -96,7 +96,8 @@ def run(args):
                               reps=reps, seconds=seconds,
                               date=datetime.now(UTC).isoformat(timespec="seconds"),
                               java_opts=bench.s.app_java_opts, took_s=None,
-                              workload_params=[asdict(p) for p in table().params_of[SCENARIO]])
+                              workload_params=[asdict(p) for p in table().params_of[SCENARIO]],
+                              workload_deadline_ms=table().deadline_ms[SCENARIO])
     facts["took_s"] = round(time.monotonic() - t0)
     return publish(fit(facts, trials, bounds), out, latest=not quick)   # --quick only checks
 

@@ -241,6 +241,8 @@ def settings(args, rng=random):
     s.timeout = env.pop("TIMEOUT")
     s.timeout_s = max(1, duration_ms(s.timeout, "timeout must be a Go duration like 10s") // 1000)
     _check(s, sc, args.aa or preset.get("aa", ""))
+    if "workload" in s.scenarios and not s.app_env:   # a preset's app settings: not the catalogue's
+        sc.refuse(env.get("WORKLOAD"), s.modes)   # the app's 400s, named before anything starts
     s.runs = whole(args, "runs", "1", least=1, most=99, what="1 to 99")
     design_opts(s, args, exp, preset)
     rotate = None if flag(args, "rotate") is None else whole(args, "rotate", "0")

@@ -87,6 +87,11 @@ class ObservabilityTest {
                 .body("find { it.name == 'workload' }.params.defaultValue",
                         equalTo(List.of("100", "0", "0", "0", "0", "0")))
                 .body("find { it.name == 'workload' }.params[5].max", equalTo(1))
+                // what a request must fit beyond its bounds: the deadline, and the kernel's size on the event loop
+                .body("find { it.name == 'workload' }.deadlineMs", equalTo((int) config.requestDeadline().toMillis()))
+                .body("find { it.name == 'workload' }.params[4].maxByMode", equalTo(Map.of("reactive", config.maxNEventLoop())))
+                .body("find { it.name == 'cpu' }.params[0].maxByMode.reactive", equalTo(config.maxNEventLoop()))
+                .body("find { it.name == 'workload' }.params[0].maxByMode", equalTo(null))
                 .body("find { it.name == 'workload' }.series.path", equalTo(List.of("/virtual/workload",
                         "/worker/workload", "/reactive/workload", "/vt-native/workload")))
                 .body("find { it.name == 'db' }.series.kind", equalTo(List.of("mode", "mode", "mode", "helidon")))

@@ -17,6 +17,7 @@ import org.vtvr.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code GET /scenarios}: the catalogue as this instance serves it, bounds resolved from its configuration, so load
@@ -42,10 +43,12 @@ public class CatalogueResource {
     /**
      * One scenario: {@code path} is below each mode's root ({@code /<mode><path>}); {@code status} is a correct
      * answer's, {@code body} a request body that passes every check (empty: the scenario takes none);
-     * {@code series} every series that serves it, the modes first.
+     * {@code series} every series that serves it, the modes first; {@code deadlineMs} the request deadline
+     * ({@code bench.request-deadline}): a request whose planned wait at the delay service cannot fit it is refused
+     * with 400 (workload's: calls x delay, plus one delay when it fans out).
      */
     public record Entry(String name, String method, String path, List<String> modes, List<Parameter> params,
-                        int status, String body, List<Series> series) {
+                        int status, String body, List<Series> series, long deadlineMs) {
     }
 
     /**
@@ -61,9 +64,12 @@ public class CatalogueResource {
 
     /**
      * One parameter; {@code min}/{@code max} for a number ({@code max} null: unbounded), {@code maxSetting} the
-     * {@code bench.*} setting of its max (null: fixed, as insert's 1), {@code choices} for a word.
+     * {@code bench.*} setting of its max (null: fixed, as insert's 1), {@code choices} for a word; {@code maxByMode}
+     * a lower max in some modes (the CPU kernel's size in reactive mode, where it runs on the event loop:
+     * {@code bench.max-n-event-loop}), null where every mode takes {@code max}.
      */
-    public record Parameter(String name, String defaultValue, Long min, Long max, String maxSetting, List<String> choices) {
+    public record Parameter(String name, String defaultValue, Long min, Long max, String maxSetting, List<String> choices,
+                            Map<String, Long> maxByMode) {
     }
 
     @Inject
@@ -78,7 +84,7 @@ public class CatalogueResource {
         List<String> modes = Arrays.stream(Mode.values()).filter(scenario.modes()::contains).map(Mode::path).toList();
         return new Entry(scenario.id(), scenario.method(), scenario.path(), modes,
                 scenario.args().stream().map(arg -> parameter(arg.param(), arg.defaultValue())).toList(),
-                scenario.status(), scenario.exampleBody(), series(scenario));
+                scenario.status(), scenario.exampleBody(), series(scenario), config.requestDeadline().toMillis());
     }
 
     private static List<Series> series(Scenario scenario) {
@@ -105,9 +111,11 @@ public class CatalogueResource {
 
     private Parameter parameter(Param param, String defaultValue) {
         if (!param.choices().isEmpty()) {
-            return new Parameter(param.key(), defaultValue, null, null, null, param.choices());
+            return new Parameter(param.key(), defaultValue, null, null, null, param.choices(), null);
         }
+        Map<String, Long> byMode = param.sizesKernel() && config.maxNEventLoop() < param.max(config)
+                ? Map.of(Mode.REACTIVE.path(), (long) config.maxNEventLoop()) : null;
         return new Parameter(param.key(), defaultValue, param.bounded() ? param.min() : null,
-                param.bounded() ? param.max(config) : null, param.maxSetting(), null);
+                param.bounded() ? param.max(config) : null, param.maxSetting(), null, byMode);
     }
 }
