@@ -258,6 +258,17 @@ def test_advise_names_the_modes_the_app_would_refuse_and_predicts_the_rest(capsy
     assert json.loads(capsys.readouterr().out)["refused"] == {}
 
 
+def test_a_workload_run_says_what_advise_predicts_before_the_user_waits(monkeypatch, tmp_path):
+    """compare --workload (its --dry-run and its log at the start) prints advise's answer for its rates and series:
+    the CPU per request it will set beside the measurement, and who should fall behind at a rate."""
+    monkeypatch.setattr(advice, "LATEST", str(tmp_path / "none.json"))
+    lines = advice.preview("calls=3,delay=50,queries=2", [800, 1200], ["virtual", "worker", "reactive"])
+    assert len(lines) == 2 and all("CPU ms per request virtual " in x for x in lines)
+    assert "past the predicted ceiling" not in lines[0] and "worker (865 req/s, its cores)" in lines[1]
+    monkeypatch.setattr(advice, "COMMITTED", str(tmp_path / "none.json"))
+    assert advice.preview("calls=3", [800], ["virtual"])[0].startswith("advise: no prediction to set beside this run")
+
+
 def test_advise_answers_from_a_calibration_file(tmp_path, capsys):
     trials = synthetic(series="reactive") + synthetic(series="worker", seed=2)
     cal = Calibration({"cores": 2, "cpu": "test"}, {x: costmodel.fit_series(x, [t for t in trials if t.series == x],
@@ -421,6 +432,18 @@ def test_a_few_noisy_trials_never_fit_a_cost_below_zero():
         m = costmodel.fit_series("virtual", synthetic(noise=0.6, seed=seed, reps=1), {}, 2)
         assert min(m.cpu.coef) >= 0 and min(m.machine.coef) >= 0, seed
         assert costmodel.predict(m, sh, 200, 2).cpu_ms_per_req.value > 0, seed
+        assert min(m.memory.coef) >= 0 and min(m.threads.coef) >= 0, seed   # the worker pool's fitted below 0
+
+
+def test_past_its_ceiling_a_series_memory_is_its_ceilings_not_little_law_at_any_rate():
+    """advise at 1e9 req/s once said 0 MiB for the worker pool: Little's law at that rate times a slope fitted below 0.
+    In flight is held at the ceiling's, so the figure is what the series holds where it still serves (at least)."""
+    m = model(noise=0.0)
+    sh = advice.parse_shape("calls=1,delay=200")
+    at = costmodel.predict(m, sh, 100, 2)
+    top = at.max_rate.value
+    past = [costmodel.predict(m, sh, r, 2) for r in (top, top * 10, 1e9)]
+    assert len({(p.rss_mib.value, p.threads.value) for p in past}) == 1 and past[0].rss_mib.value >= at.rss_mib.value
 
 
 def test_calibrations_of_one_machine_pool_into_one_and_others_are_refused(tmp_path, monkeypatch):

@@ -182,7 +182,9 @@ def recommend(preds, rate, shape=None):
     big = max(preds.values(), key=lambda p: p.rss_mib.value)
     small = min(preds.values(), key=lambda p: p.rss_mib.value)
     words.append(f"Memory: {small.rss_mib.value:.0f} MiB ({small.series}) to "
-                 f"{big.rss_mib.value:.0f} MiB ({big.series}) at this rate.")
+                 f"{big.rss_mib.value:.0f} MiB ({big.series}) at this rate"
+                 + (" (one that falls behind: at its ceiling, more as requests pile up)."
+                    if short else "."))
     cores = {p.swept for p in preds.values() if p.bound == "cores"}
     doubted = [p.series for p in preds.values()
                if p.bound == "cores" and p.swept and p.series in WAITING]
@@ -221,3 +223,23 @@ def registered(shape_text, rates, series=None):
             "rates": [{"rate": float(r), "modes": {
                 x: p.as_dict() for x, p in predictions(cal, shape, float(r), series).items()}}
                 for r in rates]}
+
+
+def preview(shape_text, rates, series):
+    """advise's answer for a compare run of SHAPE_TEXT at RATES on SERIES, said before it measures:
+    a line a rate with each series' CPU per request and those past their predicted ceiling."""
+    doc = registered(shape_text, rates, series)
+    if "error" in doc:
+        return [f"advise: no prediction to set beside this run ({doc['error']})"]
+    out = []
+    for r in doc["rates"]:
+        ms = r["modes"]
+        past = [f"{x} ({m['max_rate']:,.0f} req/s, its {m['bound']})" for x, m in ms.items()
+                if m["max_rate"] is not None and m["max_rate"] < r["rate"]]
+        out.append(f"advise predicts at {r['rate']:g} req/s (calibration of {doc['date'][:10]}): "
+                   "CPU ms per request " + ", ".join(f"{x} {m['cpu_ms_per_req']:.2f}"
+                                                    for x, m in ms.items())
+                   + (f"; past the predicted ceiling of {', '.join(past)}: expect "
+                      f"{'them' if len(past) > 1 else 'it'} to fall behind" if past else ""))
+    return out
+

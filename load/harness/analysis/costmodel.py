@@ -223,8 +223,9 @@ def fit_series(series, trials, bounds, ncores):
     latency = Fit.of(LAT_TERMS, [work(t.shape) for t in lat],
                      [t.p50_ms - waited_ms(t.shape) for t in lat])
     flight = [[1.0, in_flight(t.sent_rps, t.p50_ms or 0)] for t in cpu]
-    memory = Fit.of(("idle", "per_request"), flight, [t.rss_mib for t in cpu])
-    threads = Fit.of(("idle", "per_request"), flight, [t.threads for t in cpu])
+    # a waiting request holds memory and threads or none (the worker pool fitted a slope below 0)
+    memory = Fit.of(("idle", "per_request"), flight, [t.rss_mib for t in cpu], nonneg=True)
+    threads = Fit.of(("idle", "per_request"), flight, [t.threads for t in cpu], nonneg=True)
     idle = [t for t in trials if t.kind == "idle"]
     idle_cores = float(np.median([t.app_ms for t in idle])) / 1000 if idle else 0.0
     low = [t for t in lat
@@ -323,11 +324,12 @@ def predict(m, shape, rate, ncores):
     mach = _fig(m.machine.at(features(shape, rate, u, m.beta_machine, m.rates)))
     mcores = Figure(*(v * rate / 1000 for v in (mach.value, mach.low, mach.high)))
     lat = latency(m, shape)
-    flight = in_flight(rate, lat.value)
-    rss = _fig(m.memory.at([1.0, flight]))
-    threads = _fig(m.threads.at([1.0, flight]))
     limits = ceilings(m, shape, lat, ncores)
     bound = min(limits, key=lambda k: limits[k].value)
+    # in flight by Little's law, at most at its ceiling (past it requests pile up: at least that)
+    flight = in_flight(min(rate, limits[bound].value), lat.value)
+    rss = _fig(m.memory.at([1.0, flight]))
+    threads = _fig(m.threads.at([1.0, flight]))
     outside = tuple(f"{k}={shape[k]} (calibrated up to {m.shape_max[k]})" for k in SHAPE_KEYS
                     if shape[k] > m.shape_max[k])
     lo, hi = m.rates

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from harness.analysis import steps, trials
+from harness.analysis import advice, steps, trials
 from harness.analysis.targets import AA_PAIRS, pairs_of
 from harness.drivers import RATE_TOOLS, unit
 from harness.infra.catalogue import table
@@ -125,6 +125,8 @@ def planned_looks(s, tp, tools, left_s):
         + f", looks at {plan_looks or 'none'}")
     if not tp.pairs:
         log(resolves(tp, max(plan_looks or [n_max])))
+    for line in foresee(s, tp):
+        log(line)
     return plan_looks
 
 
@@ -143,7 +145,17 @@ def dry_run(s):
                or f'the end only (fewer than {trials.MIN_BLOCKS} blocks)'}""")
     if not tp.pairs:
         print(resolves(tp, n))
+    for line in foresee(s, tp):
+        print(line)
     return 0
+
+
+def foresee(s, tp):
+    """For a workload run: advise's answer for TP's steps and series, before the user waits."""
+    if not s.env.get("WORKLOAD"):
+        return []
+    return advice.preview(s.env["WORKLOAD"], [lv for sc, lv in tp.steps if sc == "workload"],
+                          [x for x in tp.series if not x.endswith(steps.AA_SUFFIX)])
 
 
 def resolves(tp, blocks):
