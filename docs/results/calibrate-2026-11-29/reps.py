@@ -1,13 +1,15 @@
 """How far each app got cheaper over the calibration: per series, the median over its CPU points (shape and rate)
 of one repetition's CPU per request over the one before, each trial's JIT compiler CPU taken out as the fit takes
-it out (jit_pct is a share of one core over the trial). Run: python3 reps.py > reps.txt"""
+it out (jit_pct is a share of one core over the trial). Run: python3 reps.py > reps.txt; for another calibration's
+folder: python3 reps.py FOLDER > FOLDER/reps.txt"""
 import json
 import math
 import os
 import statistics
+import sys
 from collections import defaultdict
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 cal = json.load(open(os.path.join(HERE, "calibration.json")))
 rows = [dict(zip(cal["trials"]["fields"], r)) for r in cal["trials"]["rows"]]
 points = defaultdict(list)
