@@ -242,4 +242,3 @@ def preview(shape_text, rates, series):
                    + (f"; past the predicted ceiling of {', '.join(past)}: expect "
                       f"{'them' if len(past) > 1 else 'it'} to fall behind" if past else ""))
     return out
-

@@ -18,9 +18,9 @@ does. Unset: the catalogue's default. A word parameter's other choices are scena
 (`pinning-reentrant`); one with a required parameter the harness can't fill (an order id) is out.
 
 A shape sets several parameters of one scenario in one text (SHAPES): WORKLOAD ('calls=3,delay=50',
---workload), each item checked against the catalogue's bounds (Shape). A settings file (--settings,
-TOML) holds a shape, its loads, scenario parameters and the settings without a flag; `--set
-NAME=VALUE` gives one on the command line (runs/options.py).
+--workload), each item checked against the catalogue's bounds and what the app would refuse
+(infra/shape.py). A settings file (--settings, TOML) holds a shape, its loads, scenario parameters
+and the settings without a flag; `--set NAME=VALUE` gives one on the command line (runs/options.py).
 """
 import contextlib
 import functools
