@@ -75,3 +75,26 @@ def test_the_machines_speed_in_the_run_is_set_beside_the_calibrations(tmp_path, 
     assert "| -17% |" in unread and "yardstick" not in unread
     old = {**advised, "speed_us": None}                      # a calibration before the yardstick
     assert "yardstick" not in "\n".join(advised_report.Texts.of(rows, {"advise": old}, {"speed_us_median": 44.0}).md)
+
+
+def test_the_report_sets_the_predicted_ceiling_beside_where_the_runs_p99_doubled():
+    """A run of several rates brackets each series' ceiling (the first step whose p99 of successes passed twice the
+    lowest step's, or that served under 99 %): the prediction agrees within 20 % of that bracket, or is high or low;
+    steps that stay under it cannot check it, and a lowest step over half the prediction is no unloaded yardstick."""
+    top = {"reactive": 1000, "worker": 2000, "virtual": 300, "virtual+socket": 1000, "worker+socket": 5000}
+    rates = (100, 600, 800, 1200)
+    advised = {"rates": [{"rate": r, "modes": {x: {"max_rate": m} for x, m in top.items()}} for r in rates]}
+    p99 = {"reactive": (10, None, 15, 25), "worker": (10, None, 30, None), "virtual": (10, None, 12, None),
+           "virtual+socket": (None, 10, 12, 30), "worker+socket": (10, None, 11, 12)}
+    rows = [{**row(x, 1.0, load=float(r)), "p99_ok_ms": v} for x, vs in p99.items()
+            for r, v in zip(rates, vs) if v]
+    rows[-1]["success_pct"] = 90.0   # worker+socket fell behind at 1200: past its ceiling however fast it answered
+    said = {line.split("'s")[0]: line for line in advised_report.ceilings(advised, rows)}
+    assert "passed twice the 100-req/s one's at 1200 req/s, not at 800 (the prediction is within 20%" in said[
+        "reactive"]
+    assert "at 800 req/s, not at 100 (the prediction is high by more than 20%)" in said["worker"]
+    assert "stayed within twice the 100-req/s one's up to 800 req/s (the prediction is low" in said["virtual"]
+    assert "at 1200 req/s, not at 800 (the prediction is high" in said["worker+socket"]
+    assert "virtual+socket" not in said
+    steady = [{**r, "p99_ok_ms": 10} for r in rows if r["mode"] == "worker+socket"][:2]
+    assert "they cannot check it" in advised_report.ceilings(advised, steady)[0]

@@ -4,8 +4,15 @@ measured at a predicted rate, for summary.md and report.html (templates/advised.
 from __future__ import annotations
 
 import dataclasses
+import math
 
-from harness.analysis.advice import CPU_WITHIN, SCENARIO, error_at_speed, speed_factor
+from harness.analysis.advice import (
+    CEILING_WITHIN,
+    CPU_WITHIN,
+    SCENARIO,
+    error_at_speed,
+    speed_factor,
+)
 from harness.analysis.steps import fmt
 from harness.report import pages
 
@@ -25,10 +32,12 @@ class Texts:
         if not advised:
             return cls([], "")
         speed = speed_factor(advised, [(design or {}).get("speed_us_median")])
-        rows, failed = side_by_side(advised, rows, speed), bool(advised.get("error"))
+        rows_in, failed = rows, bool(advised.get("error"))
+        rows = side_by_side(advised, rows, speed)
         head = intro(advised, speed, rows) + (
             [f"CPU per request within {CPU_WITHIN:.0%} of the prediction at "
              f"{sum(r['within'] for r in rows)} of {len(rows)} steps."] if rows else [])
+        head += ceilings(advised, rows_in) if not failed else []
         return cls(md_lines(head, rows, failed),
                    pages.render("advised.html.j2", head=head, rows=rows, failed=failed))
 
@@ -55,6 +64,41 @@ def side_by_side(advised, rows, speed=1.0):
                     "within": err is not None and abs(err) <= CPU_WITHIN,
                     "ceiling": ("no bound" if ceiling is None else f"{ceiling:,.0f} req/s")
                                + f" ({p['bound']})"})
+    return out
+
+
+def ceilings(advised, rows):
+    """Per series measured at two or more predicted rates, the lowest under half its predicted
+    ceiling (unloaded enough to be the yardstick): the first step whose p99 of successes passed
+    twice the lowest one's (or that served under 99 %), beside the predicted ceiling, which
+    agrees when it lies within CEILING_WITHIN of the bracket the steps give (docs/advise.md)."""
+    predicted = {(x, float(r["rate"])): p for r in advised.get("rates", [])
+                 for x, p in r["modes"].items()}
+    steps = {}
+    for row in rows:
+        p = predicted.get((row["mode"], float(row["load"] or 0)))
+        if row["scenario"] == SCENARIO and row["load_kind"] == "rate" and p and row["p99_ok_ms"]:
+            steps.setdefault(row["mode"], []).append((float(row["load"]), row, p["max_rate"]))
+    out = []
+    for x, got in steps.items():
+        got.sort(key=lambda g: g[0])
+        (low, first, top), k = got[0], CEILING_WITHIN
+        if len(got) < 2 or top is None or low > top / 2:
+            continue
+        past = next((r for r, row, _ in got[1:] if row["p99_ok_ms"] > 2 * first["p99_ok_ms"]
+                     or (row["success_pct"] or 0) < 99), None)
+        below = max(r for r, *_ in got if past is None or r < past)
+        if past is None and top > below * (1 + k):
+            verdict = "these steps stay under the prediction: they cannot check it"
+        elif below * (1 - k) <= top <= (past or math.inf) * (1 + k):
+            verdict = f"the prediction is within {k:.0%} of the bracket these steps give"
+        else:
+            verdict = (f"the prediction is {'high' if past and top > past else 'low'} by more "
+                       f"than {k:.0%}")
+        out.append(f"{x}'s highest rate, predicted {top:,.0f} req/s: " + (
+            f"its p99 of successes passed twice the {low:g}-req/s one's at {past:g} req/s, not at "
+            f"{below:g}" if past else f"its p99 stayed within twice the {low:g}-req/s one's up to "
+            f"{below:g} req/s") + f" ({verdict}).")
     return out
 
 
