@@ -57,11 +57,17 @@ class FailureSemanticsTest {
         RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
     }
 
+    /** The delay service's calls started and abandoned before the test: noCallLeftRunning counts from them. */
+    private static double callsBefore;
+    private static double abandonedBefore;
+
     @BeforeEach
     void nothingInFlight() {
         SlowDelayFront.FAIL_NEXT.set(false);
         SlowDelayFront.NOT_UTF8.set(0);
         assertThat(Metrics.delayInFlight(), equalTo(0.0));
+        callsBefore = Metrics.delayCalls();
+        abandonedBefore = Metrics.sum("delay_service_calls_abandoned_total");
     }
 
     /** Every mode's path and the floor series' (docs/floor.md), which serves io and fanout. */
@@ -151,10 +157,18 @@ class FailureSemanticsTest {
         assertThat("the front sent the reply that is not UTF-8", SlowDelayFront.NOT_UTF8.get(), equalTo(0));
     }
 
-    /** Aborted calls end within a second or two; a call left running would stay 5 s at the delay service. */
+    /**
+     * Every call the test's request started at the delay service ended abandoned: its caller aborted it. A call left
+     * running ends answered, after the 5 s each takes, and does not count as abandoned, so the check waits for the
+     * calls to end, not for a clock (a 2-s bound failed on a loaded machine, 2026-12-07: one worker-pool call took
+     * longer to be aborted, and every later test saw it in flight).
+     */
     private static void noCallLeftRunning(String series) {
-        await(series + ": calls still at the delay service after the failure").atMost(Duration.ofSeconds(2))
+        await(series + ": calls still at the delay service after the failure").atMost(Duration.ofSeconds(30))
                 .until(Metrics::delayInFlight, equalTo(0.0));
+        assertThat(series + ": calls that ended answered (left running), not abandoned",
+                Metrics.sum("delay_service_calls_abandoned_total") - abandonedBefore,
+                equalTo(Metrics.delayCalls() - callsBefore));
     }
 
     @ParameterizedTest

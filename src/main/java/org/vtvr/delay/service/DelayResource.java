@@ -76,10 +76,10 @@ public class DelayResource {
             });
             emitter.onTermination(() -> {
                 vertx.cancelTimer(timer);
-                IN_FLIGHT.decrementAndGet();
                 if (!answered.get()) {
                     gone.increment();
                 }
+                IN_FLIGHT.decrementAndGet();   // last: a reader that sees it fall sees the call counted
             });
         });
     }
