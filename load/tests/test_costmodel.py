@@ -15,6 +15,7 @@ import pytest
 from harness.analysis import advice, costmodel, costrecords
 from harness.analysis.costmodel import SHAPE_KEYS, Calibration, Trial
 from harness.infra.errors import Fatal
+from harness.infra.shape import planned_wait_ms
 from harness.runs import advise, calibrate
 from harness.sampling.machine import cpu_model
 
@@ -49,7 +50,7 @@ def synthetic(series="virtual", noise=0.02, seed=1, reps=3):
     for _ in range(reps):
         for sh, rates, kind in calibrate.DESIGN:
             for r in rates:
-                lat = 2 + costmodel.waited_ms(sh)
+                lat = 2 + planned_wait_ms(sh)
                 flight = r * lat / 1000
                 app, mach = costs(sh, r)
                 out.append(Trial(series, sh, r, r, int(r * 3), int(r * 3), app * (1 + rng.gauss(0, noise)),

@@ -35,7 +35,7 @@ BUSY = cm.features, cm.BETAS
 def power_features(shape, rate, u, k, rates=None, app=False):
     *parts, mdiv = cm.work(shape)
     scale = (max(rate, 1.0) / 1000) ** -k
-    waits = [cm.waited_ms(shape) / 1000] if app else []
+    waits = [cm.planned_wait_ms(shape) / 1000] if app else []
     return [p * scale for p in parts] + [mdiv, 1000 / max(rate, 1e-3)] + waits
 
 
@@ -44,14 +44,14 @@ def free_features(shape, rate, u, beta, rates=None, app=False):
 
 
 def in_flight(shape, rate):
-    return rate * (cm.waited_ms(shape) + 5) / 1000
+    return rate * (cm.planned_wait_ms(shape) + 5) / 1000
 
 
 def flight_features(shape, rate, u, beta, rates=None, app=False):
     *parts, mdiv = cm.work(shape)
     scale = 1 + beta / (1 + in_flight(shape, rate))
     held = min(max(rate, rates[0]), rates[1]) if rates else rate
-    waits = [cm.waited_ms(shape) / 1000] if app else []
+    waits = [cm.planned_wait_ms(shape) / 1000] if app else []
     return [p * scale for p in parts] + [mdiv, 1000 / max(held, 1e-3)] + waits
 
 

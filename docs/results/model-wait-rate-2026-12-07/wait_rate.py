@@ -55,7 +55,7 @@ def main():
                     sh = parse_shape(r["workload"].replace(" ", ""))
                     if r["what"] == "cpu_ms_per_req":
                         ok = abs(cm.predict(m, sh, r["rate"], 2).cpu_ms_per_req.value / r["measured"] - 1) <= 0.15
-                        long = cm.waited_ms(sh) >= 150
+                        long = cm.planned_wait_ms(sh) >= 150
                         cpu = [cpu[0] + ok, cpu[1] + 1, cpu[2] + (ok and long), cpu[3] + long]
                     elif r["what"] == "max_rate":
                         ok = abs(cm.predict(m, sh, 100.0, 2).max_rate.value / r["measured"] - 1) <= 0.20

@@ -82,7 +82,7 @@ def features(shape, rate, u, beta, rates=None, app=False):
         rate = min(max(rate, rates[0]), rates[1])
     *parts, mdiv = work(shape)
     idle = 1 + beta * (1 - min(max(u, 0.0), 1.0))
-    waits = [waited_ms(shape) / 1000] if app else []
+    waits = [planned_wait_ms(shape) / 1000] if app else []
     return [p * idle for p in parts] + [mdiv, 1000 / max(rate, 1e-3)] + waits
 
 
@@ -110,11 +110,6 @@ def busy_share(m, shape, rate, ncores):
     idle = m.machine.at(features(shape, rate, 0.0, m.beta_machine, m.rates))[0]
     u = rate * idle / (1000 * ncores + rate * (idle - full))
     return min(max(u, 0.0), 1.0)
-
-
-def waited_ms(shape):
-    """The delay service's wait in a request: sequential calls, then the concurrent ones at once."""
-    return planned_wait_ms(shape)
 
 
 @dataclass
@@ -221,7 +216,7 @@ def fit_series(series, trials, bounds, ncores):
     lat = [t for t in cpu
            if t.kind == "cpu" and t.p50_ms is not None and t.rate == lowest[_key(t)]]
     latency = Fit.of(LAT_TERMS, [work(t.shape) for t in lat],
-                     [t.p50_ms - waited_ms(t.shape) for t in lat])
+                     [t.p50_ms - planned_wait_ms(t.shape) for t in lat])
     flight = [[1.0, in_flight(t.sent_rps, t.p50_ms or 0)] for t in cpu]
     # a waiting request holds memory and threads or none (the worker pool fitted a slope below 0)
     memory = Fit.of(("idle", "per_request"), flight, [t.rss_mib for t in cpu], nonneg=True)
@@ -345,7 +340,7 @@ def predict(m, shape, rate, ncores):
 def latency(m, shape):
     """The unloaded median latency of SHAPE: the waits plus the fitted rest."""
     lat = _fig(m.latency.at(work(shape)), 0.1)
-    return Figure(*(v + waited_ms(shape) for v in (lat.value, lat.low, lat.high)))
+    return Figure(*(v + planned_wait_ms(shape) for v in (lat.value, lat.low, lat.high)))
 
 
 def cores_ceiling(demand_ms, budget_cores):

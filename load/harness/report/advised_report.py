@@ -42,17 +42,22 @@ class Texts:
                    pages.render("advised.html.j2", head=head, rows=rows, failed=failed))
 
 
+def predicted_steps(advised, rows):
+    """(row, prediction) for each measured workload step of ROWS at a rate advise predicted."""
+    predicted = {(x, float(r["rate"])): p for r in advised.get("rates", [])
+                 for x, p in r["modes"].items()}
+    for row in rows:
+        p = predicted.get((row["mode"], float(row["load"] or 0)))
+        if row["scenario"] == SCENARIO and row["load_kind"] == "rate" and p:
+            yield row, p
+
+
 def side_by_side(advised, rows, speed=1.0):
     """Per measured workload step at a predicted rate: series, rate, CPU ms/req predicted with its
     interval and measured, the error (predicted over measured - 1), within the target, the error
     were the prediction scaled by SPEED, the highest rate predicted and what sets it."""
-    predicted = {(x, float(r["rate"])): p for r in advised.get("rates", [])
-                 for x, p in r["modes"].items()}
     out = []
-    for row in rows:
-        p = predicted.get((row["mode"], float(row["load"] or 0)))
-        if row["scenario"] != SCENARIO or row["load_kind"] != "rate" or not p:
-            continue
+    for row, p in predicted_steps(advised, rows):
         got = row.get("cpu_ms_per_req")
         err = p["cpu_ms_per_req"] / got - 1 if got else None
         ceiling = p["max_rate"]
@@ -72,12 +77,9 @@ def ceilings(advised, rows):
     ceiling (unloaded enough to be the yardstick): the first step whose p99 of successes passed
     twice the lowest one's (or that served under 99 %), beside the predicted ceiling, which
     agrees when it lies within CEILING_WITHIN of the bracket the steps give (docs/advise.md)."""
-    predicted = {(x, float(r["rate"])): p for r in advised.get("rates", [])
-                 for x, p in r["modes"].items()}
     steps = {}
-    for row in rows:
-        p = predicted.get((row["mode"], float(row["load"] or 0)))
-        if row["scenario"] == SCENARIO and row["load_kind"] == "rate" and p and row["p99_ok_ms"]:
+    for row, p in predicted_steps(advised, rows):
+        if row["p99_ok_ms"]:
             steps.setdefault(row["mode"], []).append((float(row["load"]), row, p["max_rate"]))
     out = []
     for x, got in steps.items():
