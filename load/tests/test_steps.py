@@ -1,4 +1,5 @@
 """Tests of load/steps.py (one step folder -> one row) and load/sample.py on small fixture files (tests/fixtures)."""
+import json
 import os
 import shutil
 
@@ -72,6 +73,19 @@ def test_clean_vegeta_step_has_no_flag_and_cpu_from_the_step_ends():
     assert r["rss_peak_mib"] == 300.0 and r["threads_peak"] == 44
     # 4 s + 1 s busy of 5 s
     assert r["host_cpu_pct"] == pytest.approx(100.0) and r["host_core_max_pct"] == pytest.approx(80.0)
+
+
+def test_a_step_whose_scrape_was_measured_warm_leaves_the_scrapes_out_of_its_cpu(tmp_path):
+    """A run since 2026-12-07 measures one scrape on the warm app and says so (cpu_less_scrapes):
+    the harness' own scrapes are not the request's cost (at 100 req/s they were 7-9 % of it)."""
+    d = tmp_path / "step"
+    shutil.copytree(os.path.join(FIX, "vegeta-ok"), d)
+    meta = json.loads((d / "meta.json").read_text())
+    (d / "meta.json").write_text(json.dumps({**meta, "cpu_less_scrapes": True}))
+    r = steps.step_figures(str(d), POOL)
+    # 2,000 CPU ms, less the JIT's 100 and 10 scrapes x 2 ms, over 2,500 successes
+    assert r["cpu_ms_per_req"] == pytest.approx((1900 - 20) / 2500, rel=1e-3)
+    assert r["scrape_cpu_pct"] == pytest.approx(100 * 10 * 2.0 / 2000)
 
 
 def test_flags_low_send_rate_below_rate_errors_and_the_client_series():

@@ -283,6 +283,7 @@ class StepMeta(_Fields):
     app_pid: int = None
     java_opts: str = None
     scrape_cpu_ms: float = None    # one scrape's CPU in the app (ms), stated beside its CPU
+    cpu_less_scrapes: bool = None  # scrape_cpu_ms was of the warm app: the scrapes leave its CPU
     started: str = None
     block: int = None              # interleaved and duet: the trial's place (trials.Trial.records)
     position: int = None

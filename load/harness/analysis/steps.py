@@ -124,12 +124,13 @@ def resource_figures(step, scrape_cpu_ms=None):
     timed = [s for s in samples if s.get("cpu_ms") is not None]
     wall = timed[-1]["t"] - timed[0]["t"] if len(timed) >= 2 else 0
     if len(timed) >= 2:
-        # the whole window, scrapes included: never subtracted, their idle cost is stated beside it
+        # the whole window, scrapes included (step_row takes them out when measured warm)
         cpu = timed[-1]["cpu_ms"] - timed[0]["cpu_ms"]
         res["cpu_ms"] = cpu
         res["cpu_pct"] = 100.0 * cpu / (wall * 1000.0) if wall > 0 else None
         if scrape_cpu_ms is not None and cpu > 0:
-            res["scrape_cpu_pct"] = 100.0 * samples[-1].get("scrapes", 0) * scrape_cpu_ms / cpu
+            res["scrape_ms"] = samples[-1].get("scrapes", 0) * scrape_cpu_ms
+            res["scrape_cpu_pct"] = 100.0 * res["scrape_ms"] / cpu
         if (wall > 0 and samples[0].get("delay_cpu_ms") is not None
                 and samples[-1].get("delay_cpu_ms") is not None):
             res["delay_cpu_pct"] = ((samples[-1]["delay_cpu_ms"] - samples[0]["delay_cpu_ms"])
@@ -235,8 +236,11 @@ def step_figures(step, worker_pool):
     if row["success_pct"] is not None and row["success_pct"] < 100.0:
         flags.append("ERRORS")
     res = resource_figures(step, meta.scrape_cpu_ms)
-    if res["cpu_ms"] is not None and ok:   # a warm app's cost: the JIT's compiling is a start's
-        row["cpu_ms_per_req"] = rnd(res["cpu_ms"] * (1 - (res["jit_pct"] or 0) / 100) / ok, 3)
+    if res["cpu_ms"] is not None and ok:   # a warm app's cost: the JIT's compiling is a start's,
+        cpu = res["cpu_ms"] * (1 - (res["jit_pct"] or 0) / 100)   # the scrapes are the harness'
+        if meta.cpu_less_scrapes:
+            cpu = max(0.0, cpu - res.get("scrape_ms", 0.0))
+        row["cpu_ms_per_req"] = rnd(cpu / ok, 3)
     for k in ("cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "heap_peak_mib", "gen_cpu_pct",
               "delay_cpu_pct", "host_cpu_pct", "host_core_max_pct", "scrape_cpu_pct"):
         row[k] = rnd(res[k])

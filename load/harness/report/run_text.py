@@ -64,8 +64,12 @@ def method_notes(meta):
            "app's; their share of the app's CPU is 'JIT %'), " if meta.get("cpu_less_jit") else "")
         + "over the successful requests. "
         f"/q/metrics is scraped during the step every {meta.get('metrics_interval', '0.5')} s "
-        "for the pool gauges; that cost stays in the figure (never subtracted) and is shown as "
-        "'scrape CPU %' (scrapes x one scrape's CPU measured at idle). 'machine CPU %' is every "
+        "for the pool gauges"
+        + (": the harness' own, so they leave the figure (scrapes x one scrape's CPU, measured on "
+           "the warm app at idle: 'scrape CPU %'). " if meta.get("cpu_less_scrapes") else
+           "; that cost stays in the figure (never subtracted) and is shown as 'scrape CPU %' "
+           "(scrapes x one scrape's CPU measured at idle). ")
+        + "'machine CPU %' is every "
         "core's busy time over the step (database, kernel and sampler included; 100% = one core), "
         "read at the same two moments; with a remote app it is the generator's machine.",
         "Latency: 'ok' percentiles count successes only (the targets and charts use them, beside "

@@ -27,7 +27,7 @@ class Interleaved:
     def __init__(self, s, out, cmdline, ps):
         self.s, self.out, self.cmdline, self.ps = s, out, cmdline, ps
         self.sys = System(s, out, ps)
-        self.scrape_ms, self.seed, self.apps, self.records, self.warm_log = None, s.seed, {}, [], []
+        self.scrape_ms, self.seed, self.apps, self.records, self.warm_log = {}, s.seed, {}, [], []
         self.tplan, self.tools = trial_plan(s, self.seed)
         self.warm_records = []     # the warm blocks' trials: kept, never analysed
         self.last_warm = []        # the last warm block's trials after the latest restart
@@ -68,10 +68,6 @@ class Interleaved:
             self.sys.wait_app(app.proc, app.url, app.series, 180, app.series)
             self.apps[app.series] = app
         log(f"apps ready: {', '.join(f'{a.series} (pid {a.pid})' for a in started)}")
-        scraped = [a for a in started if metrics_url(a.url, a.series)]
-        if self.scrape_ms is None and scraped:
-            self.scrape_ms = sample_once(scraped[0].pid, "--scrape-cost",
-                metrics_url(scraped[0].url)).get("scrape_cpu_ms")
         return started
 
     def _steps_for(self, series):
@@ -82,7 +78,7 @@ class Interleaved:
         """Fresh apps of NAMES before BLOCK, warmed, then its warm trials; settle() judges them."""
         t0 = time.monotonic()
         for series in names:
-            old = self.apps.pop(series, None)
+            old, _ = self.apps.pop(series, None), self.scrape_ms.pop(series, None)
             if old:
                 self.ps.stop(old.proc, grace_s=10)
         started = self._start_apps(names, trials.invocation(self.tplan, block))
@@ -91,6 +87,10 @@ class Interleaved:
         warm = self.last_warm = [r for t in trials.warm_trials(self.tplan, block) if all(
             serves(x, t.scenario) for x in t.series) for r in self._trial(t, kind="w")]
         self.warm_records += warm
+        for app in started:   # one scrape's CPU on the warm app: the trials' scrapes leave its CPU
+            self.scrape_ms[app.series] = (sample_once(app.pid, "--scrape-cost", metrics_url(
+                app.url, app.series)).get("scrape_cpu_ms") if metrics_url(app.url, app.series)
+                else None)
         for app in started:
             mine = [r for r in warm if r["series"] == app.series]
             entry = {"series": app.series, "invocation": app.invocation,
@@ -254,7 +254,8 @@ class Interleaved:
             "ramp_in_s": s.ramp_ms / 1000 if is_rate(tool) else 0, "params": req.params,
             "method": req.method, "url": app.url + req.path, "expected_status": req.status,
             "app_pid": app.pid, "java_opts": " ".join(self._java_opts(series)),
-            "scrape_cpu_ms": self.scrape_ms, **rec}).write(d)
+            "scrape_cpu_ms": self.scrape_ms.get(series),
+            "cpu_less_scrapes": self.scrape_ms.get(series) is not None or None, **rec}).write(d)
         save_metrics(app.url, series, os.path.join(d, "metrics-before.prom"))
         samples = os.path.join(d, "samples.jsonl")
         return app, d, samples, rec, self.sys.sampler(samples, app.pid, app.url,
@@ -278,7 +279,8 @@ class Interleaved:
                 self._restart(names, blocks)
                 if not os.path.exists(os.path.join(self.out, "machine.json")):
                     first = min(names, key=bare)  # an app's settings, not the bare's
-                    self.sys.write_facts(self.apps[first].url, started, self.cmdline)
+                    self.sys.write_facts(self.apps[first].url, started, self.cmdline,
+                                         cpu_less_scrapes=True)
             t_block, self.block_dirs = time.monotonic(), []
             recs = [r for t in trials.block_trials(tp, blocks)  # floor: no db; rung: no fanout
                     if all(serves(x, t.scenario) for x in t.series) for r in self._trial(t)]

@@ -74,10 +74,7 @@ class Sequential:
             f"delay service on {self.delay_port}"
             f"{', bench.blocking-client=' + client if client else ''})")
         self.startups.append(time.monotonic() - t0)
-        # one /q/metrics scrape's CPU at idle: the report states what the in-step scrapes cost
-        metrics = metrics_url(self.url, series)
-        self.scrape_ms = (sample_once(self.app_pid, "--scrape-cost", metrics)
-                          .get("scrape_cpu_ms") if metrics else None)
+        self.scrape_ms = None   # measured once warm (warm()): the steps' scrapes leave its CPU
 
     def stop_system(self, grace_s=20):
         if self.sys.external:
@@ -143,6 +140,10 @@ class Sequential:
             if jit_pct <= s.warmup_jit_pct:
                 break
         self.ps.stop(sampler, grace_s=5)
+        metrics = metrics_url(self.url, series)
+        if metrics and not self.sys.external:   # one scrape's CPU on the warm app, at idle
+            self.scrape_ms = sample_once(self.app_pid, "--scrape-cost", metrics).get(
+                "scrape_cpu_ms")
         rep = self.sys.vegeta.report(*sorted(os.path.join(tdir, f) for f in os.listdir(tdir)
                                              if f.endswith(".bin")))
         try:
@@ -166,6 +167,7 @@ class Sequential:
         os.makedirs(d, exist_ok=True)
         write_meta(d, s, i, st, self.sys.request(st.series, st.scenario, st.extra), self.url,
                    app_pid=self.app_pid, scrape_cpu_ms=self.scrape_ms,
+                   cpu_less_scrapes=self.scrape_ms is not None or None,
                    started=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
         rc, wall_ms = self._load(st, d, self.sys.target(self.url, st.series, st.scenario, st.extra))
         self.overheads.append(wall_ms / 1000
@@ -284,7 +286,8 @@ class Sequential:
                         self.start_system(st.series, st.series)
                     # an app's settings, not the bare's
                     if not wrote_machine and not bare(st.series):
-                        self.sys.write_facts(self.url, started, self.cmdline)
+                        self.sys.write_facts(self.url, started, self.cmdline,
+                                             cpu_less_scrapes=not self.sys.external)
                         wrote_machine = True
                     current = st.series
                     # --quick skips the per-scenario check unless the warm-up (all scenarios) failed
@@ -295,7 +298,8 @@ class Sequential:
                 progress.step(i + 1, st, self._eta(i), unit(st.tool))
                 progress.headline(self._run_step(i + 1, st))
         if not wrote_machine:
-            self.sys.write_facts(self.url, started, self.cmdline)
+            self.sys.write_facts(self.url, started, self.cmdline,
+                                 cpu_less_scrapes=not self.sys.external)
         self.stop_system()
         rc, text = report_cli("build", self.out)
         sys.stderr.write(text)

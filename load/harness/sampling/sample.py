@@ -4,14 +4,15 @@ Usage: vtvr-harness sample --pid PID --out FILE [--interval 0.25] [--metrics URL
                            [--metrics-interval 0.5] [--also NAME=PID ...]
        vtvr-harness sample --metrics URL --out FILE     (a remote app: no pid, all from /q/metrics)
        vtvr-harness sample --pid PID --once             (one sample with the JIT/GC split)
-       vtvr-harness sample --pid PID --scrape-cost URL  (CPU ms of one idle /q/metrics scrape)
+       vtvr-harness sample --pid PID --scrape-cost URL  (CPU ms of one warm /q/metrics scrape)
 
 Every INTERVAL seconds a JSON line to FILE: the process's CPU ms (user+system, psutil), RSS and OS
 threads (for a JVM: platform threads). The first and last lines add the JIT and GC threads' CPU
 (jit_ms, gc_ms) and each --also process's (e.g. the delay service): a step's CPU is the difference
 of its ends. Every METRICS_INTERVAL seconds (0: never) METRICS_URL gives the pool gauges and heap;
-that scrape's CPU is not subtracted: the runner measures it at idle (--scrape-cost) and the report
-states it. Writes a last sample and exits on SIGTERM/SIGINT, or when the process is gone.
+the runner measures one scrape's CPU on the warm app at idle (--scrape-cost) and the report takes
+the step's scrapes out of the app's CPU. Writes a last sample and exits on SIGTERM/SIGINT, or when
+the process is gone.
 """
 import argparse
 import json
@@ -97,13 +98,16 @@ def scrape(url, timeout=2.0):
         return None
 
 
-def scrape_cost(proc, url, n=20):
-    """CPU ms the server spends on one metrics scrape, measured at idle over N scrapes."""
-    fetch(url)   # the first one may compile or allocate
-    before = proc_sample(proc)["cpu_ms"]
+def scrape_cost(proc, url, n=20, warm=100):
+    """CPU ms the server spends on one metrics scrape once that code is compiled: WARM scrapes,
+    then N at idle, the JIT compiler threads' CPU left out (a cold app's first 20 cost 22-24 ms
+    each, a warm one's 7: docs/harness.md)."""
+    for _ in range(warm):
+        fetch(url)
+    cpu, jit = proc_sample(proc)["cpu_ms"], thread_cpu(proc)["jit_ms"]
     for _ in range(n):
         fetch(url)
-    return (proc_sample(proc)["cpu_ms"] - before) / n
+    return (proc_sample(proc)["cpu_ms"] - cpu - (thread_cpu(proc)["jit_ms"] - jit)) / n
 
 
 class Scraper(threading.Thread):
