@@ -1,11 +1,13 @@
 """The JIT in this run's measured trials: per series and rate, advise's prediction against the median of
 every measured trial (as the report) and of those whose JIT compiler threads used at most 10 % of a core.
-Run from the repository's root:
-python3 docs/results/workload-2026-12-07g/jit.py > docs/results/workload-2026-12-07g/jit.txt"""
+Run from the repository's root (another run's folder as its argument):
+python3 docs/results/workload-2026-12-07g/jit.py > docs/results/workload-2026-12-07g/jit.txt
+python3 docs/results/workload-2026-12-07g/jit.py docs/results/workload-2026-12-07h > docs/results/workload-2026-12-07h/jit.txt"""
 import json
 import statistics
 
-RUN = "docs/results/workload-2026-12-07g"
+import sys
+RUN = sys.argv[1] if len(sys.argv) > 1 else "docs/results/workload-2026-12-07g"
 advise = json.load(open(f"{RUN}/machine.json"))["advise"]
 pred = {(x, r["rate"]): f["cpu_ms_per_req"] for r in advise["rates"] for x, f in r["modes"].items()}
 recs = [json.loads(line) for line in open(f"{RUN}/trials.jsonl")]
