@@ -6,7 +6,8 @@ import json
 import sys
 
 for run in sys.argv[1:]:
-    recs = [json.loads(line) for line in open(f"{run}/trials.jsonl")]
+    t = json.load(open(f"{run}/trials.json"))   # the run's trials.jsonl, the fields read here
+    recs = [dict(zip(t["fields"], row)) for row in t["rows"]]
     print(f"{run}: CPU ms per request (the JIT threads' and, since 2026-12-07 16:00, the scrapes' left out)")
     for x in dict.fromkeys(r["series"] for r in recs):
         for rate in sorted({r["rate"] for r in recs}):

@@ -10,7 +10,8 @@ import sys
 RUN = sys.argv[1] if len(sys.argv) > 1 else "docs/results/workload-2026-12-07g"
 advise = json.load(open(f"{RUN}/machine.json"))["advise"]
 pred = {(x, r["rate"]): f["cpu_ms_per_req"] for r in advise["rates"] for x, f in r["modes"].items()}
-recs = [json.loads(line) for line in open(f"{RUN}/trials.jsonl")]
+t = json.load(open(f"{RUN}/trials.json"))   # the run's trials.jsonl, the fields these scripts read
+recs = [dict(zip(t["fields"], row)) for row in t["rows"]]
 
 
 def jit_core_pct(r):
