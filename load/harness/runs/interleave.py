@@ -88,9 +88,9 @@ class Interleaved:
             serves(x, t.scenario) for x in t.series) for r in self._trial(t, kind="w")]
         self.warm_records += warm
         for app in started:   # one scrape's CPU on the warm app: the trials' scrapes leave its CPU
-            self.scrape_ms[app.series] = (sample_once(app.pid, "--scrape-cost", metrics_url(
-                app.url, app.series)).get("scrape_cpu_ms") if metrics_url(app.url, app.series)
-                else None)
+            url = metrics_url(app.url, app.series)
+            self.scrape_ms[app.series] = (sample_once(app.pid, "--scrape-cost", url)
+                                          .get("scrape_cpu_ms") if url else None)
         for app in started:
             mine = [r for r in warm if r["series"] == app.series]
             entry = {"series": app.series, "invocation": app.invocation,
