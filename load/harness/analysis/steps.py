@@ -239,7 +239,7 @@ def step_figures(step, worker_pool):
     if res["cpu_ms"] is not None and ok:   # a warm app's cost: the JIT's compiling is a start's,
         cpu = res["cpu_ms"] * (1 - (res["jit_pct"] or 0) / 100)   # the scrapes are the harness'
         if meta.cpu_less_scrapes:
-            cpu = max(0.0, cpu - res.get("scrape_ms", 0.0))
+            cpu = max(0.0, cpu - (res.get("scrape_ms") or 0.0))
         row["cpu_ms_per_req"] = rnd(cpu / ok, 3)
     for k in ("cpu_pct", "jit_pct", "gc_pct", "rss_peak_mib", "heap_peak_mib", "gen_cpu_pct",
               "delay_cpu_pct", "host_cpu_pct", "host_core_max_pct", "scrape_cpu_pct"):

@@ -16,7 +16,7 @@ from harness.infra.errors import Fatal
 from harness.infra.procs import Procs, children_cpu_ms, log
 from harness.report import profile_report, verdict_report
 from harness.runs import plan
-from harness.runs.system import App, System, bare, jit_ms, metrics_url, sample_once, save_metrics
+from harness.runs.system import App, System, bare, jit_ms, save_metrics, scrape_cost_ms
 from harness.runs.trial_plan import QUICK_BLOCKS, dry_run, planned_looks, serves, trial_plan
 from harness.sampling.yardstick import Yardstick
 
@@ -88,9 +88,7 @@ class Interleaved:
             serves(x, t.scenario) for x in t.series) for r in self._trial(t, kind="w")]
         self.warm_records += warm
         for app in started:   # one scrape's CPU on the warm app: the trials' scrapes leave its CPU
-            url = metrics_url(app.url, app.series)
-            self.scrape_ms[app.series] = (sample_once(app.pid, "--scrape-cost", url)
-                                          .get("scrape_cpu_ms") if url else None)
+            self.scrape_ms[app.series] = scrape_cost_ms(app.pid, app.url, app.series)
         for app in started:
             mine = [r for r in warm if r["series"] == app.series]
             entry = {"series": app.series, "invocation": app.invocation,

@@ -21,7 +21,7 @@ from harness.infra.progress import Progress
 from harness.infra.settings import ENV
 from harness.report import summaries as report
 from harness.runs import plan
-from harness.runs.system import System, bare, jit_ms, metrics_url, sample_once, save_metrics
+from harness.runs.system import System, bare, jit_ms, save_metrics, scrape_cost_ms
 
 WARMUP_ROUND_MS = 3000
 
@@ -140,10 +140,8 @@ class Sequential:
             if jit_pct <= s.warmup_jit_pct:
                 break
         self.ps.stop(sampler, grace_s=5)
-        metrics = metrics_url(self.url, series)
-        if metrics and not self.sys.external:   # one scrape's CPU on the warm app, at idle
-            self.scrape_ms = sample_once(self.app_pid, "--scrape-cost", metrics).get(
-                "scrape_cpu_ms")
+        if not self.sys.external:   # one scrape's CPU on the warm app, at idle
+            self.scrape_ms = scrape_cost_ms(self.app_pid, self.url, series)
         rep = self.sys.vegeta.report(*sorted(os.path.join(tdir, f) for f in os.listdir(tdir)
                                              if f.endswith(".bin")))
         try:

@@ -105,6 +105,13 @@ def sample_once(pid, *argv):
     return {}
 
 
+def scrape_cost_ms(pid, url, series=""):
+    """One /q/metrics scrape's CPU ms in the app at PID and URL, measured once it is warm
+    (`sample --scrape-cost`); None for a process nothing scrapes."""
+    metrics = metrics_url(url, series)
+    return sample_once(pid, "--scrape-cost", metrics).get("scrape_cpu_ms") if metrics else None
+
+
 class System:
     def __init__(self, s, out, ps):
         self.s, self.out, self.ps = s, out, ps
