@@ -192,6 +192,19 @@ def test_the_apps_settle_when_the_block_as_a_whole_got_at_most_ten_percent_cheap
     assert trials.settle(prev, dearer)[0]               # a block 50 % dearer is noise, not warming
 
 
+def test_a_block_in_which_an_app_still_compiles_is_not_settled():
+    prev, last = cpu_recs(0, virtual={"io": 0.30}), cpu_recs(0, virtual={"io": 0.30})
+    for r in last:      # the JIT's 20 % of 300 ms of the app's CPU over 10 s: 0.75 % of a core
+        r.update(jit_pct=20.0, requests=1000, duration_s=10.0)
+    assert trials.check_warm(prev, last).settled
+    for r in last:      # the same share of 6,000 ms: 15 % of a core, over JIT_QUIET_PCT
+        r.update(requests=20000)
+    check = trials.check_warm(prev, last)
+    assert check.jit["virtual"] == pytest.approx(15.0) and check.changes["virtual"] == 0
+    assert not check.settled and not check.series_settled("virtual")
+    assert "JIT 15 % of a core" in check.text()
+
+
 def test_a_step_without_a_figure_is_not_settled():
     settled, changes = trials.settle(cpu_recs(0, floor={"io": 0.1}), cpu_recs(0, floor={"io": None}))
     assert not settled and changes == {"floor": None}
@@ -206,6 +219,12 @@ def test_the_report_says_what_the_warm_ups_needed_and_flags_a_series_that_never_
     assert "fell at most 10 %" in text and "1-3 per invocation" in text
     assert "NEVER SETTLED (flagged): virtual #0 (-18 %)" in text
     assert "every series settled" in warm_text({"warmup": log[:1]}) and warm_text({"warmup": []}) == ""
+    assert "JIT" not in text            # a run from before the JIT rule reads as it did
+    log[1].update(change=-0.02, jit=31.0)
+    log[0]["jit"] = 2.0
+    text = warm_text({"warmup": log})
+    assert "and no app's JIT used over 10 % of a core" in text
+    assert "NEVER SETTLED (flagged): virtual #0 (-2 %, JIT 31 % of a core)" in text
 
 
 def test_the_design_line_names_the_jit_driven_warm_up():

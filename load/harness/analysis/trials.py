@@ -8,7 +8,8 @@ how long it takes, and when the run may stop.
 - **Invocations.** Every app restarts every RESTART_EVERY blocks, at the same boundary in a
   random order, so blocks nest in invocations and JIT/layout luck is sampled, not frozen in.
 - **Warm blocks.** After a restart, whole blocks run unanalysed: at least WARM_BLOCKS, more
-  until settle(), at most MAX_WARM_BLOCKS (a series still getting cheaper is flagged). Without
+  until settle() and the JIT is quiet (jit_peaks()), at most MAX_WARM_BLOCKS (a series still
+  getting cheaper or compiling is flagged). Without
   them (seed 2311, docs/statistics.md) the first block after a start cost 1.4-3.6x the CPU per
   request of the second; with one warm block still 1.19-1.47x: JIT and heap were settling.
 - **Duet.** With PAIRS, a trial loads two series at once; which starts first alternates, so a
@@ -34,6 +35,9 @@ MIN_BLOCKS = 8     # restarts every 2 blocks: 4 invocations, 3 degrees of freedo
 N_LOOKS = 3
 # settled when a block's CPU per request (all series and steps) fell at most this from the last
 SETTLE_WITHIN = 0.10
+# ... and no app's JIT threads used over this % of a core in any of its trials: a block measured
+# while the JIT compiles is a warm-up (workload-2026-12-07g: 27-76 % through its first 4 blocks)
+JIT_QUIET_PCT = 10.0
 
 
 @dataclass(frozen=True)
@@ -334,6 +338,54 @@ def settle(prev, last, within=SETTLE_WITHIN):
     settled = complete and bool(every) and math.exp(statistics.fmean(every)) - 1 >= -within
     return settled, {series: math.exp(statistics.fmean(ys)) - 1 if ys else None
                      for series, ys in logs.items()}
+
+
+def jit_peaks(recs):
+    """{series: the most % of a core its app's JIT threads used in one of RECS} (None without
+    figures). A record's CPU per request is net of them, its jit_pct their share of the app's."""
+    out = {}
+    for r in recs:
+        got = [r.get(k) if isinstance(r, dict) else r[k]
+               for k in ("jit_pct", "cpu_ms_per_req", "requests", "duration_s")]
+        jit, cpu, n, secs = got
+        pct = (None if None in got or not secs or jit >= 100
+               else jit / (100 - jit) * cpu * n / secs / 10)
+        out[r["series"]] = max((x for x in (out.get(r["series"]), pct) if x is not None),
+                               default=None)
+    return out
+
+
+@dataclass(frozen=True)
+class WarmCheck:
+    """A warm block judged against the warm block before it (check_warm())."""
+    settled: bool   # CPU per request fell at most SETTLE_WITHIN and no app's JIT was busy
+    changes: dict   # {series: settle()'s change, or None}
+    jit: dict       # {series: jit_peaks()'s most % of a core, or None}
+
+    def busy(self, series):
+        return (self.jit.get(series) or 0) > JIT_QUIET_PCT
+
+    def series_settled(self, series):
+        c = self.changes.get(series)
+        return self.settled or (not self.busy(series) and c is not None and c >= -SETTLE_WITHIN)
+
+    def text(self):
+        """One line for the run's log."""
+        return ("CPU per request from the last warm block (geometric mean over steps), the most "
+                "JIT in one trial: " + ", ".join(
+                    (f"{x} {100 * c:+.0f} %" if c is not None else f"{x} n/a")
+                    + ("" if self.jit.get(x) is None else f" (JIT {self.jit[x]:.0f} % of a core)")
+                    for x, c in self.changes.items())
+                + f"; settled: {self.settled} (all together fell at most "
+                f"{100 * SETTLE_WITHIN:.0f} %, no JIT over {JIT_QUIET_PCT:.0f} % of a core)")
+
+
+def check_warm(prev, last):
+    """WarmCheck of warm block LAST after PREV: settle() and no app's JIT busy (jit_peaks())."""
+    settled, changes = settle(prev, last)
+    jit = jit_peaks(last)
+    return WarmCheck(settled and not any((v or 0) > JIT_QUIET_PCT for v in jit.values()),
+                     changes, jit)
 
 
 def settling(warm, measured, block):

@@ -10,7 +10,7 @@ import os
 from harness.analysis.model import VERDICT_KEYS, TrialRecord, verdict_label
 from harness.analysis.steps import read_json
 from harness.analysis.targets import LABELS
-from harness.analysis.trials import SETTLE_WITHIN
+from harness.analysis.trials import JIT_QUIET_PCT, SETTLE_WITHIN
 from harness.drivers import unit
 from harness.report import charts, pages, verdict_summary
 
@@ -85,19 +85,27 @@ def _hw(e):
     return "" if e.get("aa_half_width") is None else f"+-{100 * e['aa_half_width']:.1f} %"
 
 
+def _unsettled(e):
+    """A warm-up log entry that never settled, and why (its change, its busy JIT)."""
+    why = ([f"{100 * e['change']:+.0f} %"] if e.get("change") is not None else []) + (
+        [f"JIT {e['jit']:.0f} % of a core"] if (e.get("jit") or 0) > JIT_QUIET_PCT else [])
+    return f"{e['series']} #{e['invocation']}" + (f" ({', '.join(why)})" if why else "")
+
+
 def warm_text(d):
     """What the warm-ups needed: warm blocks per invocation, and the series that never settled."""
     log = d.get("warmup") or []
     needed = [e["warm_blocks"] for e in log if e.get("warm_blocks")]
     if not needed:
         return ""
-    unsettled = [f"{e['series']} #{e['invocation']} ({100 * e['change']:+.0f} %)"
-                 if e.get("change") is not None else f"{e['series']} #{e['invocation']}"
-                 for e in log if e.get("settled") is False]
+    unsettled = [_unsettled(e) for e in log if e.get("settled") is False]
+    jit = any("jit" in e for e in log)     # runs since 2026-12-07 also wait for a quiet JIT
     return (f"; warm blocks until the CPU per request of all series and steps together fell at "
-            f"most {100 * SETTLE_WITHIN:.0f} % from one to the next: {min(needed)}-{max(needed)} "
-            "per invocation" + (f", NEVER SETTLED (flagged): {', '.join(unsettled)}"
-                                if unsettled else ", every series settled"))
+            f"most {100 * SETTLE_WITHIN:.0f} % from one to the next"
+            + (f" and no app's JIT used over {JIT_QUIET_PCT:.0f} % of a core" if jit else "")
+            + f": {min(needed)}-{max(needed)} per invocation"
+            + (f", NEVER SETTLED (flagged): {', '.join(unsettled)}" if unsettled
+               else ", every series settled"))
 
 
 def design_text(d):

@@ -129,25 +129,23 @@ class Interleaved:
 
     def _settle(self, recs):
         """After a warm block: True when settled or at Plan.max_warm_blocks, else RECS warm more."""
-        settled, changes = trials.settle(self.last_warm, recs)
+        check = trials.check_warm(self.last_warm, recs)
         entries = {e["series"]: e for e in self.warm_log[-len(self.tplan.series):]}
-        done = settled or (max(e["warm_blocks"] for e in entries.values())
-                           >= self.tplan.max_warm_blocks)
-        for series, change in changes.items():
+        done = check.settled or (max(e["warm_blocks"] for e in entries.values())
+                                 >= self.tplan.max_warm_blocks)
+        for series, change in check.changes.items():
             if series in entries:
                 entries[series].update(change=None if change is None else round(change, 3),
-                    settled=settled or (change is not None and change >= -trials.SETTLE_WITHIN))
-        log("CPU per request from the last warm block (geometric mean over steps): " + ", ".join(
-            f"{x} {100 * c:+.0f} %" if c is not None else f"{x} n/a" for x, c in changes.items())
-            + f"; settled: {settled} (all together fell at most {100 * trials.SETTLE_WITHIN:.0f} %)"
-            + ("" if done else ": this block counts as one more warm block"))
+                                       jit=check.jit.get(series) and round(check.jit[series], 1),
+                                       settled=check.series_settled(series))
+        log(check.text() + ("" if done else ": this block counts as one more warm block"))
         if not done:
             for e in entries.values():
                 e["warm_blocks"] += 1
             self.warm_records += recs
             self.last_warm = recs
-        elif not settled:
-            log("warm-up: NOT SETTLED at the most warm blocks; still getting cheaper: "
+        elif not check.settled:
+            log("warm-up: NOT SETTLED at the most warm blocks; still getting cheaper or compiling: "
                 + (", ".join(x for x, e in entries.items() if e["settled"] is False)
                    or "no one series alone") + " (flagged)")
         return done
