@@ -199,6 +199,8 @@ def test_a_block_in_which_an_app_still_compiles_is_not_settled():
     assert trials.check_warm(prev, last).settled
     for r in last:      # the same share of 6,000 ms: 15 % of a core, over JIT_QUIET_PCT
         r.update(requests=20000)
+    quiet = dict(last[0], scenario="fanout", jit_pct=0.0)   # 0 % over another 10 s: 7.5 % in all
+    assert trials.check_warm(prev + [dict(quiet, cpu_ms_per_req=0.3)], last + [quiet]).settled
     check = trials.check_warm(prev, last)
     assert check.jit["virtual"] == pytest.approx(15.0) and check.changes["virtual"] == 0
     assert not check.settled and not check.series_settled("virtual")

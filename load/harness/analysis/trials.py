@@ -8,7 +8,7 @@ how long it takes, and when the run may stop.
 - **Invocations.** Every app restarts every RESTART_EVERY blocks, at the same boundary in a
   random order, so blocks nest in invocations and JIT/layout luck is sampled, not frozen in.
 - **Warm blocks.** After a restart, whole blocks run unanalysed: at least WARM_BLOCKS, more
-  until settle() and the JIT is quiet (jit_peaks()), at most MAX_WARM_BLOCKS (a series still
+  until settle() and the JIT is quiet (jit_load()), at most MAX_WARM_BLOCKS (a series still
   getting cheaper or compiling is flagged). Without
   them (seed 2311, docs/statistics.md) the first block after a start cost 1.4-3.6x the CPU per
   request of the second; with one warm block still 1.19-1.47x: JIT and heap were settling.
@@ -35,7 +35,7 @@ MIN_BLOCKS = 8     # restarts every 2 blocks: 4 invocations, 3 degrees of freedo
 N_LOOKS = 3
 # settled when a block's CPU per request (all series and steps) fell at most this from the last
 SETTLE_WITHIN = 0.10
-# ... and no app's JIT threads used over this % of a core in any of its trials: a block measured
+# ... and no app's JIT threads used over this % of a core over its trials: a block measured
 # while the JIT compiles is a warm-up (workload-2026-12-07g: 27-76 % through its first 4 blocks)
 JIT_QUIET_PCT = 10.0
 
@@ -340,19 +340,20 @@ def settle(prev, last, within=SETTLE_WITHIN):
                      for series, ys in logs.items()}
 
 
-def jit_peaks(recs):
-    """{series: the most % of a core its app's JIT threads used in one of RECS} (None without
+def jit_load(recs):
+    """{series: the % of a core its app's JIT threads used over its trials in RECS} (None without
     figures). A record's CPU per request is net of them, its jit_pct their share of the app's."""
-    out = {}
+    jit_ms, secs = {}, {}
     for r in recs:
         got = [r.get(k) if isinstance(r, dict) else r[k]
                for k in ("jit_pct", "cpu_ms_per_req", "requests", "duration_s")]
-        jit, cpu, n, secs = got
-        pct = (None if None in got or not secs or jit >= 100
-               else jit / (100 - jit) * cpu * n / secs / 10)
-        out[r["series"]] = max((x for x in (out.get(r["series"]), pct) if x is not None),
-                               default=None)
-    return out
+        x = r["series"]
+        jit_ms.setdefault(x, None)
+        if None not in got and got[0] < 100 and got[3]:
+            jit, cpu, n, dur = got
+            jit_ms[x] = (jit_ms[x] or 0) + jit / (100 - jit) * cpu * n
+            secs[x] = secs.get(x, 0) + dur
+    return {x: None if ms is None else ms / secs[x] / 10 for x, ms in jit_ms.items()}
 
 
 @dataclass(frozen=True)
@@ -360,7 +361,7 @@ class WarmCheck:
     """A warm block judged against the warm block before it (check_warm())."""
     settled: bool   # CPU per request fell at most SETTLE_WITHIN and no app's JIT was busy
     changes: dict   # {series: settle()'s change, or None}
-    jit: dict       # {series: jit_peaks()'s most % of a core, or None}
+    jit: dict       # {series: jit_load()'s % of a core, or None}
 
     def busy(self, series):
         return (self.jit.get(series) or 0) > JIT_QUIET_PCT
@@ -371,8 +372,8 @@ class WarmCheck:
 
     def text(self):
         """One line for the run's log."""
-        return ("CPU per request from the last warm block (geometric mean over steps), the most "
-                "JIT in one trial: " + ", ".join(
+        return ("CPU per request from the last warm block (geometric mean over steps), and the "
+                "JIT's share of a core over it: " + ", ".join(
                     (f"{x} {100 * c:+.0f} %" if c is not None else f"{x} n/a")
                     + ("" if self.jit.get(x) is None else f" (JIT {self.jit[x]:.0f} % of a core)")
                     for x, c in self.changes.items())
@@ -381,9 +382,9 @@ class WarmCheck:
 
 
 def check_warm(prev, last):
-    """WarmCheck of warm block LAST after PREV: settle() and no app's JIT busy (jit_peaks())."""
+    """WarmCheck of warm block LAST after PREV: settle() and no app's JIT busy (jit_load())."""
     settled, changes = settle(prev, last)
-    jit = jit_peaks(last)
+    jit = jit_load(last)
     return WarmCheck(settled and not any((v or 0) > JIT_QUIET_PCT for v in jit.values()),
                      changes, jit)
 
