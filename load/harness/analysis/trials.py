@@ -384,9 +384,8 @@ class WarmCheck:
 def check_warm(prev, last):
     """WarmCheck of warm block LAST after PREV: settle() and no app's JIT busy (jit_load())."""
     settled, changes = settle(prev, last)
-    jit = jit_load(last)
-    return WarmCheck(settled and not any((v or 0) > JIT_QUIET_PCT for v in jit.values()),
-                     changes, jit)
+    check = WarmCheck(settled, changes, jit_load(last))
+    return dataclasses.replace(check, settled=settled and not any(map(check.busy, check.jit)))
 
 
 def settling(warm, measured, block):
