@@ -3,8 +3,8 @@
 predicting low: a trial that came out cheap by chance weighs more than one that came out dear, so with trials
 spread by 15-30 % the fit sits a few per cent under their mean. Each calibration refitted both ways and asked every
 check measured against it (CPU per request within 15 %, ceilings within 20 %), and its own trials (the median
-error per series). Run from the repository's root:
-load/.venv/bin/python docs/results/model-weights-2026-12-07/weights.py > docs/results/model-weights-2026-12-07/weights.txt"""
+error per series). Run from the repository's root (into weights.txt beside it):
+load/.venv/bin/python docs/results/model-weights-2026-12-07/weights.py"""
 import json
 import statistics
 import sys
