@@ -425,6 +425,26 @@ def test_the_advice_doubts_a_cores_ceiling_for_a_request_that_waits_on_calls():
     assert "reactive 0.5-1.1x (0.75x in the median: likely high)" in text and "likely low" not in text
 
 
+def test_the_advice_orders_series_only_as_far_as_measured_runs_held_the_order():
+    """A gap of 15 % or more is ordered, with how often measured runs had such gaps the same way
+    round; a smaller one is called closer than a prediction can order (model-ratios-2026-12-07)."""
+    sh = advice.parse_shape("calls=2,delay=50")
+    p = costmodel.predict(costmodel.fit_series("virtual", synthetic(noise=0.0), {}, 2), sh, 100, 2)
+
+    def costing(series, factor):
+        cpu = p.cpu_ms_per_req
+        return dataclasses.replace(p, series=series, cpu_ms_per_req=costrecords.Figure(
+            cpu.value * factor, cpu.low * factor, cpu.high * factor))
+
+    apart = advice.recommend({"virtual": p, "reactive": costing("reactive", 0.8)}, 100, sh)
+    assert "36 of 37 predicted gaps of 15 % or more came out the same way round" in apart
+    assert "closer than a prediction can order" not in apart
+    near = advice.recommend({"virtual": p, "reactive": costing("reactive", 0.9)}, 100, sh)
+    assert "virtual is within 15 % of reactive: closer than a prediction can order" in near
+    assert "came out the same way round" not in near
+    assert "order" not in advice.recommend({"virtual": p}, 100, sh)
+
+
 def test_a_few_noisy_trials_never_fit_a_cost_below_zero():
     """calibrate --quick's one repetition of 1-s trials once fitted reactive's costs negative
     (2026-11-28, CI): the fit keeps every cost at 0 or more, so a prediction is never 0."""

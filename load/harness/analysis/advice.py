@@ -139,6 +139,28 @@ def table(preds):
 WAITING = {"virtual": (0.8, 1.35, 2.0), "worker": (0.9, 1.2, 2.0), "reactive": (0.5, 0.75, 1.1)}
 
 
+# how the prediction ranked the series in the committed compare --workload runs (virtual, worker,
+# reactive), as made before each: (runs, pairs predicted 15 % or more apart, of them measured the
+# same way round, a ratio's error in the median, at most) (docs/results/model-ratios-2026-12-07)
+RANKING = (16, 37, 36, 0.10, 0.32)
+APART = 1.15
+
+
+def ranking(by_cpu):
+    """What the measured runs say of the gap between the cheapest of BY_CPU and the next."""
+    runs, pairs, same, median, worst = RANKING
+    size = (f"the ratio of two series was {median * 100:.0f} % off in the median, up to "
+            f"{worst * 100:.0f} %")
+    where = f"in {runs} measured runs of other workloads (virtual, worker, reactive)"
+    best, next_ = by_cpu[0].cpu_ms_per_req.value, by_cpu[1].cpu_ms_per_req.value
+    if next_ >= best * APART:
+        return (f"How far to trust the order: {where}, {same} of {pairs} predicted gaps of "
+                f"{(APART - 1) * 100:.0f} % or more came out the same way round, and {size}.")
+    return (f"{by_cpu[1].series} is within {(APART - 1) * 100:.0f} % of {by_cpu[0].series}: "
+            f"closer than a prediction can order, since {where} {size}; measure both "
+            f"(compare --workload).")
+
+
 def _waiting(series):
     lo, mid, hi = WAITING[series]
     side = "likely low" if mid > 1.1 else "likely high" if mid < 0.9 else "either side"
@@ -169,6 +191,8 @@ def recommend(preds, rate, shape=None):
             words.append(", ".join(
                 f"{p.series} {p.cpu_ms_per_req.value / max(best.cpu_ms_per_req.value, 1e-9):.2f}x"
                 for p in group) + f" as much ({verdict}).")
+    if len(by_cpu) > 1:
+        words.append(ranking(by_cpu))
     short = [p for p in preds.values() if p.max_rate.value < rate]
     for p in short:
         words.append(f"At {rate:g} req/s {p.series} falls behind: its {p.bound} allow about "
