@@ -289,6 +289,10 @@ def test_advise_answers_from_a_calibration_file(tmp_path, capsys):
     worker = doc["modes"]["worker"]
     assert worker["bound"] == min(worker["limits"], key=worker["limits"].get) and "worker threads" in worker["limits"]
     assert "cores of test, this machine has" in doc["other_machine"]   # calibrate it here
+    cheap = min(doc["modes"], key=lambda x: doc["modes"][x]["cpu_ms_per_req"])
+    assert doc["cheapest"] == cheap and doc["answer"].startswith(f"{cheap} is predicted")
+    costs = sorted(m["cpu_ms_per_req"] for m in doc["modes"].values())
+    assert doc["ordered"] == (costs[1] >= costs[0] * 1.15)
     args.json = False
     advise.run(args)
     text = capsys.readouterr().out

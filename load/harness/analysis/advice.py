@@ -146,14 +146,26 @@ RANKING = (16, 37, 36, 0.10, 0.32)
 APART = 1.15
 
 
+def order(preds):
+    """For --json: the series PREDS put cheapest, and whether the next is at least APART from it
+    (false: closer than a prediction can order; null with one series)."""
+    by_cpu = sorted(preds.values(), key=lambda p: p.cpu_ms_per_req.value)
+    return {"cheapest": by_cpu[0].series if by_cpu else None,
+            "ordered": _apart(by_cpu) if len(by_cpu) > 1 else None}
+
+
+def _apart(by_cpu):
+    """True when the second of BY_CPU costs at least APART times the first."""
+    return by_cpu[1].cpu_ms_per_req.value >= by_cpu[0].cpu_ms_per_req.value * APART
+
+
 def ranking(by_cpu):
     """What the measured runs say of the gap between the cheapest of BY_CPU and the next."""
     runs, pairs, same, median, worst = RANKING
     size = (f"the ratio of two series was {median * 100:.0f} % off in the median, up to "
             f"{worst * 100:.0f} %")
     where = f"in {runs} measured runs of other workloads (virtual, worker, reactive)"
-    best, next_ = by_cpu[0].cpu_ms_per_req.value, by_cpu[1].cpu_ms_per_req.value
-    if next_ >= best * APART:
+    if _apart(by_cpu):
         return (f"How far to trust the order: {where}, {same} of {pairs} predicted gaps of "
                 f"{(APART - 1) * 100:.0f} % or more came out the same way round, and {size}.")
     return (f"{by_cpu[1].series} is within {(APART - 1) * 100:.0f} % of {by_cpu[0].series}: "

@@ -19,6 +19,7 @@ from harness.analysis.advice import (
     deadline_ms,
     error_at_speed,
     label,
+    order,
     other_day,
     other_machine,
     parse_shape,
@@ -71,14 +72,16 @@ def run(args):
     for sh, rate in ((sh, r) for sh in shapes for r in rates):
         no = refused[label(sh)]
         preds = predictions(cal, sh, rate, [x for x in wanted if x not in no])
-        answers[label(sh) if len(rates) == 1 else f"{label(sh)} at {rate:g} req/s"] = (preds, no)
+        answer = recommend(preds, rate, sh) if preds else ""
+        answers[label(sh) if len(rates) == 1 else f"{label(sh)} at {rate:g} req/s"] = (
+            preds, no, answer)
         if not args.json:
             print(f"Workload: {label(sh)} at {rate:g} req/s (calibrated on {f.get('cpu')}, "
                   f"{f.get('cores')} cores, {f.get('date')}; 95 % intervals)\n")
             for x, why in no.items():   # before any figure: nothing is predicted for it
                 print(f"{x}: not predicted, the app refuses this workload there (400): {why}\n")
             if preds:
-                print(recommend(preds, rate, sh) + "\n")   # the answer first, then its figures
+                print(answer + "\n")   # the answer first, then its figures
                 print(table(preds) + "\n")
             for note in (elsewhere, aged):
                 if note:
@@ -86,8 +89,9 @@ def run(args):
     if args.json:
         one = len(answers) == 1
         doc = {lab: {"modes": {x: p.as_dict() for x, p in preds.items()}, "refused": no,
+                     **order(preds), "answer": answer,
                      "other_machine": elsewhere or None, "other_day": aged or None}
-               for lab, (preds, no) in answers.items()}
+               for lab, (preds, no, answer) in answers.items()}
         json.dump(next(iter(doc.values())) if one else doc, sys.stdout, indent=1)
         print()
     return 0
