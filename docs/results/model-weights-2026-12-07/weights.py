@@ -63,36 +63,42 @@ def own_errors(cal):
     return out
 
 
+def ask(name, cal_path, checks, totals, width=22):
+    """Prints how the calibration at CAL_PATH, refitted by the rule set now, holds its own trials and
+    CHECKS; adds each check's counts to TOTALS[NAME]."""
+    raw = Calibration.read(cal_path, models=False)
+    bounds = {x: m["bounds"] for x, m in Calibration.raw(cal_path)["series"].items()}
+    cal = calibrate.fit(raw.facts, raw.trials, bounds)
+    own = own_errors(cal)
+    print(f"{name:{width}} {cal_path.split('/')[2]:20} own trials, median error: "
+          + ", ".join(f"{s} {e * 100:+.0f} %" for s, e in own.items()))
+    for check in checks:
+        with open(f"docs/results/{check}/verify.json") as f:
+            rows = json.load(f)["rows"]
+        got, errs = [0, 0, 0, 0], []
+        for r in rows:
+            m = cal.series.get(r["series"])
+            if m is None or not isinstance(r["measured"], (int, float)):
+                continue
+            sh = parse_shape(r["workload"].replace(" ", ""))
+            if r["what"] == "cpu_ms_per_req":
+                q = cm.predict(m, sh, r["rate"], 2).cpu_ms_per_req.value / r["measured"]
+                errs.append(q - 1)
+                got = [got[0] + (abs(q - 1) <= 0.15), got[1] + 1, *got[2:]]
+            elif r["what"] == "max_rate":
+                q = cm.predict(m, sh, 100.0, 2).max_rate.value / r["measured"]
+                got = [*got[:2], got[2] + (abs(q - 1) <= 0.20), got[3] + 1]
+        print(f"{name:{width}} {check:20} CPU {got[0]:2}/{got[1]} (median error "
+              f"{statistics.median(errs) * 100:+.0f} %), ceilings {got[2]:2}/{got[3]}")
+        totals[name] = [a + b for a, b in zip(totals.get(name, [0] * 4), got)]
+
+
 def main():
     totals = {}
     for cal_path, checks in PAIRS.items():
-        raw = Calibration.read(cal_path, models=False)
-        bounds = {x: m["bounds"] for x, m in Calibration.raw(cal_path)["series"].items()}
         for name, rule in RULES.items():
             cm.fit_busy = rule
-            cal = calibrate.fit(raw.facts, raw.trials, bounds)
-            own = own_errors(cal)
-            print(f"{name:22} {cal_path.split('/')[2]:20} own trials, median error: "
-                  + ", ".join(f"{s} {e * 100:+.0f} %" for s, e in own.items()))
-            for check in checks:
-                with open(f"docs/results/{check}/verify.json") as f:
-                    rows = json.load(f)["rows"]
-                got, errs = [0, 0, 0, 0], []
-                for r in rows:
-                    m = cal.series.get(r["series"])
-                    if m is None or not isinstance(r["measured"], (int, float)):
-                        continue
-                    sh = parse_shape(r["workload"].replace(" ", ""))
-                    if r["what"] == "cpu_ms_per_req":
-                        q = cm.predict(m, sh, r["rate"], 2).cpu_ms_per_req.value / r["measured"]
-                        errs.append(q - 1)
-                        got = [got[0] + (abs(q - 1) <= 0.15), got[1] + 1, *got[2:]]
-                    elif r["what"] == "max_rate":
-                        q = cm.predict(m, sh, 100.0, 2).max_rate.value / r["measured"]
-                        got = [*got[:2], got[2] + (abs(q - 1) <= 0.20), got[3] + 1]
-                print(f"{name:22} {check:20} CPU {got[0]:2}/{got[1]} (median error "
-                      f"{statistics.median(errs) * 100:+.0f} %), ceilings {got[2]:2}/{got[3]}")
-                totals[name] = [a + b for a, b in zip(totals.get(name, [0] * 4), got)]
+            ask(name, cal_path, checks, totals)
     cm.fit_busy = IN_USE
     for name, (a, b, c, d) in totals.items():
         print(f"{name:22} all checks: CPU {a} of {b} within 15 %, ceilings {c} of {d} within 20 %")
